@@ -1,0 +1,221 @@
+//! A game: a start position plus the moves played, with the positions in between, so that
+//! repetition (sennichite) and the end of the game can be judged as RULES.md says:
+//!
+//! - the side to move with no legal move loses (checkmate, or no move at all);
+//! - when the current position (board, hands, side to move) occurs for the fourth time, a side
+//!   that gave check with every one of its moves since the first of those four occurrences
+//!   loses; otherwise [`SennichiteRule`] decides (draw, or gote wins);
+//! - with a move limit, the game is drawn once that many plies have been played.
+
+use crate::movegen;
+use crate::notation;
+use crate::position::{Position, SfenError};
+use crate::types::{Color, Move};
+use std::fmt;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum SennichiteRule {
+    /// A plain fourfold repetition is a draw.
+    #[default]
+    Draw,
+    /// A plain fourfold repetition is a loss for sente.
+    GoteWins,
+}
+
+impl SennichiteRule {
+    pub fn parse(s: &str) -> Option<SennichiteRule> {
+        match s.to_ascii_lowercase().as_str() {
+            "draw" => Some(SennichiteRule::Draw),
+            "gote-wins" => Some(SennichiteRule::GoteWins),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            SennichiteRule::Draw => "draw",
+            SennichiteRule::GoteWins => "gote-wins",
+        }
+    }
+    /// The winner of a plain (not perpetual-check) repetition.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            SennichiteRule::Draw => None,
+            SennichiteRule::GoteWins => Some(Color::White),
+        }
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    Checkmate,
+    /// The side to move is not in check but has no legal move.
+    NoLegalMove,
+    Sennichite,
+    PerpetualCheck,
+    MoveLimit,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// `None` for a draw.
+    pub winner: Option<Color>,
+    pub reason: EndReason,
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let who = match self.winner {
+            None => "draw".to_string(),
+            Some(Color::Black) => "sente wins".to_string(),
+            Some(Color::White) => "gote wins".to_string(),
+        };
+        write!(f, "{who} ({:?})", self.reason)
+    }
+}
+
+/// The options that decide how a game ends.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct GameRules {
+    pub sennichite: SennichiteRule,
+    /// 0 means no limit.
+    pub max_plies: u32,
+}
+
+/// How a repetition of the current position stands.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Repetition {
+    /// Fewer than four occurrences.
+    None,
+    /// The fourth occurrence; `checker` gave check with all its moves since the first.
+    Fourfold { checker: Option<Color> },
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+}
+
+impl Game {
+    pub fn new(start: Position) -> Game {
+        Game {
+            positions: vec![start],
+            moves: Vec::new(),
+        }
+    }
+
+    pub fn from_sfen(sfen: &str) -> Result<Game, SfenError> {
+        Position::from_sfen(sfen).map(Game::new)
+    }
+
+    pub fn current(&self) -> &Position {
+        // Never empty: `new` puts the start position in.
+        self.positions.last().expect("a game has a start position")
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// Plays a move after checking it is legal.
+    pub fn play(&mut self, m: Move) -> Result<(), String> {
+        if !movegen::is_legal(self.current(), m) {
+            return Err(format!("illegal move {m}"));
+        }
+        let next = self.current().after(m);
+        self.positions.push(next);
+        self.moves.push(m);
+        Ok(())
+    }
+
+    /// Parses a USI move, checks it and plays it.
+    pub fn play_usi(&mut self, text: &str) -> Result<(), String> {
+        let m = notation::parse_move(self.current(), text)?;
+        self.play(m)
+    }
+
+    /// Takes the last move back; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        if self.moves.pop().is_some() {
+            self.positions.pop();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// How many times the current position has occurred (including now).
+    pub fn occurrences(&self) -> usize {
+        let key = self.current().key();
+        self.positions.iter().filter(|p| p.key() == key).count()
+    }
+
+    pub fn repetition(&self) -> Repetition {
+        let n = self.positions.len() - 1;
+        let key = self.positions[n].key();
+        let same: Vec<usize> = (0..=n)
+            .filter(|&i| self.positions[i].key() == key)
+            .collect();
+        if same.len() < 4 {
+            return Repetition::None;
+        }
+        let first = same[same.len() - 4];
+        // Position i (i > first) was reached by a move of the side to move in position i - 1;
+        // that move gave check when position i has its side to move in check.
+        let mut all_checks = [true, true];
+        for i in first + 1..=n {
+            let mover = self.positions[i - 1].side_to_move();
+            if !self.positions[i].in_check() {
+                all_checks[mover.index()] = false;
+            }
+        }
+        let checker = match all_checks {
+            [true, false] => Some(Color::Black),
+            [false, true] => Some(Color::White),
+            _ => None,
+        };
+        Repetition::Fourfold { checker }
+    }
+
+    /// The result if the game is over in the current position.
+    pub fn result(&self, rules: GameRules) -> Option<GameResult> {
+        let pos = self.current();
+        if movegen::count_legal(pos) == 0 {
+            return Some(GameResult {
+                winner: Some(!pos.side_to_move()),
+                reason: if pos.in_check() {
+                    EndReason::Checkmate
+                } else {
+                    EndReason::NoLegalMove
+                },
+            });
+        }
+        if let Repetition::Fourfold { checker } = self.repetition() {
+            return Some(match checker {
+                Some(c) => GameResult {
+                    winner: Some(!c),
+                    reason: EndReason::PerpetualCheck,
+                },
+                None => GameResult {
+                    winner: rules.sennichite.winner(),
+                    reason: EndReason::Sennichite,
+                },
+            });
+        }
+        if rules.max_plies > 0 && pos.move_number().saturating_sub(1) >= rules.max_plies {
+            return Some(GameResult {
+                winner: None,
+                reason: EndReason::MoveLimit,
+            });
+        }
+        None
+    }
+}

@@ -1,0 +1,12 @@
+//! Gogo, a minishogi engine: rules core (bitboards, positions, legal moves, game state),
+//! search, evaluation and the USI protocol. `src/main.rs` only dispatches to this library.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod game;
+pub mod movegen;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod types;
+pub mod zobrist;

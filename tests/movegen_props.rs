@@ -1,0 +1,126 @@
+//! Properties over many random games (fixed seed) that perft alone cannot see.
+
+mod common;
+
+use common::{RefPos, Rng};
+use gogo::movegen::{
+    checks, count_legal, evasions, generate, gives_check, is_legal, legal_moves, MoveList, DROPS,
+    NOISY, QUIET,
+};
+use gogo::position::Position;
+use gogo::types::Move;
+use std::collections::BTreeSet;
+
+/// Start positions: the start position and every data position.
+fn seeds() -> Vec<Position> {
+    let mut v = vec![Position::startpos()];
+    for r in common::data_rows("perft.tsv") {
+        v.push(Position::from_sfen(&r[0]).unwrap());
+    }
+    v
+}
+
+/// Plays random games and calls `check` on every position reached.
+fn random_positions(games: usize, max_plies: usize, mut check: impl FnMut(&Position)) {
+    let mut rng = Rng::new(0x5eed);
+    let seeds = seeds();
+    for g in 0..games {
+        let mut pos = seeds[g % seeds.len()];
+        for _ in 0..max_plies {
+            check(&pos);
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer captures and drops now and then so hands fill up.
+            let m = moves.as_slice()[rng.below(moves.len())];
+            let before = pos;
+            let next = pos.after(m);
+            assert_eq!(before, pos, "copy-make must leave the original untouched");
+            pos = next;
+        }
+    }
+}
+
+fn strings(list: &MoveList) -> BTreeSet<String> {
+    list.iter().map(|m| m.to_string()).collect()
+}
+
+#[test]
+fn generator_equals_reference_and_keys_and_sfen_hold() {
+    let mut n = 0;
+    random_positions(400, 60, |pos| {
+        n += 1;
+        assert_eq!(pos.key(), pos.compute_key(), "incremental key of {pos}");
+        let sfen = pos.to_sfen();
+        let back = Position::from_sfen(&sfen).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+        assert_eq!(&back, pos, "SFEN round trip of {sfen}");
+        assert_eq!(back.to_sfen(), sfen);
+
+        let legal = legal_moves(pos);
+        let ours = strings(&legal);
+        assert_eq!(ours.len(), legal.len(), "duplicate moves in {sfen}");
+        let reference = RefPos::from_sfen(&sfen).legal_moves();
+        assert_eq!(ours, reference, "legal moves of {sfen}");
+        assert_eq!(count_legal(pos), legal.len() as u64, "bulk count of {sfen}");
+    });
+    assert!(n > 10_000, "only {n} positions");
+}
+
+#[test]
+fn specialised_generators_partition_the_legal_moves() {
+    random_positions(300, 60, |pos| {
+        let all = legal_moves(pos);
+        let mut parts = MoveList::new();
+        for class in [NOISY, QUIET, DROPS] {
+            let mut l = MoveList::new();
+            generate(pos, class, &mut l);
+            for &m in l.iter() {
+                let capture = !m.is_drop() && pos.piece_on(m.to()).is_some();
+                match class {
+                    NOISY => assert!(capture || m.is_promotion(), "{m} is not noisy"),
+                    QUIET => assert!(!capture && !m.is_promotion() && !m.is_drop(), "{m}"),
+                    _ => assert!(m.is_drop()),
+                }
+                parts.push(m);
+            }
+        }
+        let mut a: Vec<Move> = all.as_slice().to_vec();
+        let mut b: Vec<Move> = parts.as_slice().to_vec();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b, "noisy + quiet + drops of {pos}");
+
+        let ev = evasions(pos);
+        if pos.in_check() {
+            assert_eq!(strings(&ev), strings(&all));
+        } else {
+            assert!(ev.is_empty());
+        }
+
+        let want: BTreeSet<String> = all
+            .iter()
+            .filter(|&&m| pos.after(m).in_check())
+            .map(|m| m.to_string())
+            .collect();
+        assert_eq!(strings(&checks(pos)), want, "checks of {pos}");
+        for &m in all.iter() {
+            assert_eq!(
+                gives_check(pos, m),
+                pos.after(m).in_check(),
+                "gives_check {m} in {pos}"
+            );
+        }
+    });
+}
+
+#[test]
+fn is_legal_agrees_with_the_generator_on_every_encoding() {
+    random_positions(60, 50, |pos| {
+        let all = legal_moves(pos);
+        for raw in 0..8192u16 {
+            let m = Move::from_raw(raw);
+            assert_eq!(is_legal(pos, m), all.contains(m), "is_legal({m}) in {pos}");
+        }
+    });
+}
