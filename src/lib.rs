@@ -2,11 +2,18 @@
 //! search, evaluation and the USI protocol. `src/main.rs` only dispatches to this library.
 
 pub mod attacks;
+pub mod bench;
 pub mod bitboard;
+pub mod eval;
 pub mod game;
 pub mod movegen;
 pub mod notation;
+pub mod params;
 pub mod perft;
 pub mod position;
+pub mod search;
+pub mod time;
+pub mod tt;
 pub mod types;
+pub mod usi;
 pub mod zobrist;

@@ -6,7 +6,8 @@ use std::time::Instant;
 
 fn usage() -> &'static str {
     "usage: gogo                 run the USI engine on stdin/stdout\n       \
-     gogo perft <depth> [<sfen> | startpos] [moves <m>...]\n"
+     gogo perft <depth> [<sfen> | startpos] [moves <m>...]\n       \
+     gogo bench [<depth>]\n"
 }
 
 fn perft_command(args: &[String]) -> Result<(), String> {
@@ -47,8 +48,16 @@ fn main() -> ExitCode {
             print!("{}", usage());
             Ok(())
         }
+        Some("bench") => {
+            let depth = args.get(1).and_then(|d| d.parse().ok());
+            gogo::bench::run(depth, &|l: &str| println!("{l}"));
+            Ok(())
+        }
         Some(other) => Err(format!("unknown command '{other}'\n{}", usage())),
-        None => Err("USI loop not built yet".to_string()),
+        None => {
+            gogo::usi::run();
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,46 @@
+//! Search parameters, gathered in one place. Depths are in plies, margins in evaluation units.
+
+/// Aspiration window half-width at the first try; it widens by `ASPIRATION_GROWTH` per fail.
+pub const ASPIRATION_WINDOW: i32 = 30;
+pub const ASPIRATION_GROWTH: i32 = 2;
+/// Aspiration windows start from this depth.
+pub const ASPIRATION_MIN_DEPTH: i32 = 5;
+
+/// Reverse futility pruning: at most this depth, margin per ply.
+pub const RFP_DEPTH_LIMIT: i32 = 7;
+pub const RFP_MARGIN: i32 = 90;
+
+/// Null-move pruning: minimum depth, base reduction, extra reduction per `NMP_DEPTH_DIVISOR`
+/// plies, and the depth from which a fail-high is verified by a reduced normal search.
+pub const NMP_MIN_DEPTH: i32 = 3;
+pub const NMP_BASE_REDUCTION: i32 = 3;
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+pub const NMP_VERIFY_DEPTH: i32 = 10;
+
+/// Futility pruning of quiet moves at shallow depth: eval + base + per-ply margin < alpha.
+pub const FUTILITY_DEPTH_LIMIT: i32 = 6;
+pub const FUTILITY_BASE: i32 = 80;
+pub const FUTILITY_MARGIN: i32 = 100;
+
+/// Late move pruning: at depth d, quiet moves after `LMP_BASE + d * d` are skipped.
+pub const LMP_DEPTH_LIMIT: i32 = 6;
+pub const LMP_BASE: usize = 4;
+
+/// Late move reductions: from this depth and after this many moves.
+pub const LMR_MIN_DEPTH: i32 = 3;
+pub const LMR_MIN_MOVES: usize = 3;
+/// reduction = LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR (in hundredths).
+pub const LMR_BASE: f64 = 0.75;
+pub const LMR_DIVISOR: f64 = 2.25;
+
+/// Internal iterative reduction: with no TT move at this depth or more, search one ply less.
+pub const IIR_MIN_DEPTH: i32 = 4;
+
+/// Quiescence delta pruning margin.
+pub const DELTA_MARGIN: i32 = 150;
+
+/// History: maximum magnitude (gravity keeps values within it).
+pub const HISTORY_MAX: i32 = 16384;
+
+/// Check extension limit: a check extends by one ply while ply < 2 * root depth.
+pub const CHECK_EXTENSION: bool = true;

@@ -1,0 +1,940 @@
+//! Iterative-deepening principal variation search.
+//!
+//! Layout of [`Searcher::search`], in numbered steps: 1 quiescence at depth 0; 2 node
+//! bookkeeping and stop checks; 3 repetition (sennichite, perpetual check) and mate-distance
+//! pruning; 4 transposition table probe; 5 static evaluation; 6 reverse futility pruning;
+//! 7 null move (verified at high depth); 8 internal iterative reduction; 9 the move loop with
+//! late-move pruning, futility pruning, check extension and late-move reductions; 10 mate when
+//! there is no legal move (shogi has no stalemate); 11 history and killer updates and the TT
+//! store.
+//!
+//! Scores: `MATE - ply` for mating at `ply`; anything beyond `MATE_BOUND` is a mate score.
+//! Repetition outcomes use `REPETITION_WIN` (not a mate score: the game ends by sennichite).
+
+use crate::eval::{capture_value, evaluate};
+use crate::game::SennichiteRule;
+use crate::movegen::{self, gives_check, legal_moves, MoveList, NOISY};
+use crate::params::*;
+use crate::position::Position;
+use crate::time::{self, Limits, TimePlan};
+use crate::tt::{Bound, TranspositionTable};
+use crate::types::{Color, Move, PieceKind};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+pub const MATE: i32 = 32000;
+pub const MATE_BOUND: i32 = MATE - 512;
+pub const INFINITY: i32 = 32500;
+pub const REPETITION_WIN: i32 = 20000;
+pub const MAX_PLY: usize = 128;
+
+/// State shared between the USI thread and the search thread.
+#[derive(Default)]
+pub struct Shared {
+    pub stop: AtomicBool,
+    /// True while pondering (time limits do not apply until `ponderhit`).
+    pub pondering: AtomicBool,
+    /// Milliseconds after the search start at which `ponderhit` came (the clock starts then).
+    pub ponderhit_ms: AtomicU64,
+}
+
+/// Options that shape a search.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    pub multipv: usize,
+    pub sennichite: SennichiteRule,
+    pub move_overhead: u64,
+    /// Print `info` lines (off for bench and tests that do not read them).
+    pub verbose: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            multipv: 1,
+            sennichite: SennichiteRule::Draw,
+            move_overhead: 50,
+            verbose: true,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+}
+
+/// Where `info` lines go.
+pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
+
+#[derive(Clone, Debug)]
+struct RootMove {
+    mv: Move,
+    score: i32,
+    prev_score: i32,
+    pv: Vec<Move>,
+    seldepth: usize,
+    /// Bound of `score` when the last search of this move failed outside the window.
+    bound: Bound,
+}
+
+/// Per-thread search state: histories survive between searches of one game.
+pub struct Searcher {
+    tt: Arc<TranspositionTable>,
+    shared: Arc<Shared>,
+    config: SearchConfig,
+    output: Output,
+    /// history[color][kind (0..10) or 10 + dropped kind][to]
+    history: Box<[[[i32; 25]; 15]; 2]>,
+    killers: [[Move; 2]; MAX_PLY + 1],
+    stack: Vec<Position>,
+    /// Keys and check flags of the game so far and the current search path.
+    keys: Vec<u64>,
+    checks: Vec<bool>,
+    root_index: usize,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    nodes: u64,
+    seldepth: usize,
+    start: Instant,
+    plan: Option<TimePlan>,
+    node_limit: Option<u64>,
+    stopped: bool,
+    lmr: Box<[[i32; 64]; 64]>,
+    /// Root moves excluded at this multipv pass.
+    excluded: Vec<Move>,
+}
+
+fn is_mate_score(s: i32) -> bool {
+    s.abs() >= MATE_BOUND
+}
+
+/// Mate scores are stored relative to the node, other scores as they are.
+fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s + ply as i32
+    } else if s <= -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s >= MATE_BOUND {
+        s - ply as i32
+    } else if s <= -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// `score cp N` or `score mate N` (mate in plies, negative when being mated).
+pub fn format_score(s: i32) -> String {
+    if s >= MATE_BOUND {
+        format!("mate {}", MATE - s)
+    } else if s <= -MATE_BOUND {
+        format!("mate -{}", MATE + s)
+    } else {
+        format!("cp {s}")
+    }
+}
+
+impl Searcher {
+    pub fn new(tt: Arc<TranspositionTable>, shared: Arc<Shared>, output: Output) -> Searcher {
+        let mut lmr = Box::new([[0i32; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+            }
+        }
+        Searcher {
+            tt,
+            shared,
+            config: SearchConfig::default(),
+            output,
+            history: Box::new([[[0; 25]; 15]; 2]),
+            killers: [[Move::NONE; 2]; MAX_PLY + 1],
+            stack: vec![Position::startpos(); MAX_PLY + 2],
+            keys: Vec::new(),
+            checks: Vec::new(),
+            root_index: 0,
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            nodes: 0,
+            seldepth: 0,
+            start: Instant::now(),
+            plan: None,
+            node_limit: None,
+            stopped: false,
+            lmr,
+            excluded: Vec::new(),
+        }
+    }
+
+    pub fn set_tt(&mut self, tt: Arc<TranspositionTable>) {
+        self.tt = tt;
+    }
+
+    /// Forgets everything learnt (new game).
+    pub fn clear(&mut self) {
+        *self.history = [[[0; 25]; 15]; 2];
+        self.killers = [[Move::NONE; 2]; MAX_PLY + 1];
+    }
+
+    fn say(&self, line: &str) {
+        (self.output)(line);
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Time counted against the clock: from `ponderhit` when pondering turned into a real search.
+    fn clock_elapsed(&self) -> Duration {
+        let hit = self.shared.ponderhit_ms.load(Ordering::Relaxed);
+        self.elapsed().saturating_sub(Duration::from_millis(hit))
+    }
+
+    fn check_stop(&mut self) {
+        if self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if let Some(n) = self.node_limit {
+            if self.nodes >= n {
+                self.stopped = true;
+                return;
+            }
+        }
+        if let Some(plan) = self.plan {
+            if !self.shared.pondering.load(Ordering::Relaxed) && self.clock_elapsed() >= plan.hard {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// Searches `history.last()` (the positions of the game so far, oldest first) within
+    /// `limits`. `searchmoves`, when not empty, restricts the root moves.
+    pub fn think(
+        &mut self,
+        history: &[Position],
+        limits: &Limits,
+        searchmoves: &[Move],
+        config: &SearchConfig,
+    ) -> SearchResult {
+        self.config = config.clone();
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.stopped = false;
+        self.tt.new_search();
+        let root = *history.last().expect("a game has a position");
+        self.keys = history.iter().map(|p| p.key()).collect();
+        self.checks = history.iter().map(|p| p.in_check()).collect();
+        self.root_index = self.keys.len() - 1;
+        self.stack[0] = root;
+        self.killers = [[Move::NONE; 2]; MAX_PLY + 1];
+        for side in self.history.iter_mut() {
+            for row in side.iter_mut() {
+                for h in row.iter_mut() {
+                    *h /= 2;
+                }
+            }
+        }
+        let us = root.side_to_move().index();
+        self.plan = time::plan(limits, us, config.move_overhead);
+        if limits.infinite || limits.mate.is_some() {
+            self.plan = None;
+        }
+        self.node_limit = limits.nodes;
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
+
+        let mut root_moves: Vec<RootMove> = legal_moves(&root)
+            .iter()
+            .filter(|m| searchmoves.is_empty() || searchmoves.contains(m))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITY,
+                prev_score: -INFINITY,
+                pv: vec![mv],
+                seldepth: 0,
+                bound: Bound::None,
+            })
+            .collect();
+        let mut result = SearchResult::default();
+        if root_moves.is_empty() {
+            return result;
+        }
+        // Order the first iteration by the hash move, then by a one-ply look.
+        let tt_move = self.tt.probe(root.key()).map(|e| e.mv);
+        for rm in root_moves.iter_mut() {
+            rm.prev_score = if Some(rm.mv) == tt_move {
+                INFINITY
+            } else {
+                -evaluate(&root.after(rm.mv))
+            };
+        }
+        root_moves.sort_by_key(|rm| -rm.prev_score);
+        result.best = Some(root_moves[0].mv);
+
+        let multipv = config.multipv.clamp(1, root_moves.len());
+        let mut best_changes = 0.0f64;
+        let mut last_best = root_moves[0].mv;
+        let mut completed_depth = 0;
+        let timed = self.plan.is_some();
+
+        for depth in 1..=max_depth {
+            for rm in root_moves.iter_mut() {
+                rm.prev_score = rm.score;
+            }
+            self.excluded.clear();
+            for pv_index in 0..multipv {
+                self.seldepth = 0;
+                let prev = root_moves[pv_index].prev_score;
+                let mut window = ASPIRATION_WINDOW;
+                let (mut alpha, mut beta) =
+                    if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
+                        (
+                            (prev - window).max(-INFINITY),
+                            (prev + window).min(INFINITY),
+                        )
+                    } else {
+                        (-INFINITY, INFINITY)
+                    };
+                loop {
+                    let score = self.search_root(&mut root_moves[pv_index..], depth, alpha, beta);
+                    // Stable sort keeps the order of equal (unsearched) moves.
+                    root_moves[pv_index..].sort_by_key(|rm| -rm.score);
+                    if self.stopped {
+                        break;
+                    }
+                    if score <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (score - window).max(-INFINITY);
+                        root_moves[pv_index].bound = Bound::Upper;
+                    } else if score >= beta {
+                        beta = (score + window).min(INFINITY);
+                        root_moves[pv_index].bound = Bound::Lower;
+                    } else {
+                        root_moves[pv_index].bound = Bound::Exact;
+                        break;
+                    }
+                    window *= ASPIRATION_GROWTH;
+                    if window > 1000 {
+                        alpha = -INFINITY;
+                        beta = INFINITY;
+                    }
+                    if self.config.verbose && self.elapsed() > Duration::from_millis(1000) {
+                        self.report(&root_moves, pv_index, depth);
+                    }
+                }
+                self.excluded.push(root_moves[pv_index].mv);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped && depth > 1 {
+                break;
+            }
+            completed_depth = depth;
+            if self.config.verbose {
+                for i in 0..multipv {
+                    self.report(&root_moves, i, depth);
+                }
+            }
+            result.best = Some(root_moves[0].mv);
+            result.score = root_moves[0].score;
+            result.depth = depth;
+            if root_moves[0].mv != last_best {
+                best_changes += 1.0;
+                last_best = root_moves[0].mv;
+            }
+            if self.stopped {
+                break;
+            }
+            // Stop early: a proven mate needs no deeper search (unless infinite/ponder).
+            if timed && is_mate_score(root_moves[0].score) && depth > 8 {
+                break;
+            }
+            if let Some(plan) = self.plan {
+                if !self.shared.pondering.load(Ordering::Relaxed) {
+                    let instability = 1.0 + best_changes.min(4.0) * 0.25;
+                    best_changes *= 0.5;
+                    let single = if root_moves.len() == 1 { 0.2 } else { 1.0 };
+                    let soft = plan.soft.as_secs_f64() * instability * single;
+                    if self.clock_elapsed().as_secs_f64() >= soft.min(plan.hard.as_secs_f64()) {
+                        break;
+                    }
+                }
+            }
+        }
+        result.depth = completed_depth;
+        result.nodes = self.nodes;
+        let best = &root_moves[0];
+        result.best = Some(best.mv);
+        result.score = best.score;
+        result.ponder = best.pv.get(1).copied().or_else(|| {
+            let after = root.after(best.mv);
+            self.tt
+                .probe(after.key())
+                .map(|e| e.mv)
+                .filter(|&m| movegen::is_legal(&after, m))
+        });
+        result
+    }
+
+    fn report(&self, root_moves: &[RootMove], i: usize, depth: i32) {
+        let rm = &root_moves[i];
+        if rm.score == -INFINITY {
+            return;
+        }
+        let ms = self.elapsed().as_millis().max(1) as u64;
+        let nps = self.nodes * 1000 / ms;
+        let bound = match rm.bound {
+            Bound::Lower => " lowerbound",
+            Bound::Upper => " upperbound",
+            _ => "",
+        };
+        let pv: Vec<String> = rm.pv.iter().map(|m| m.to_string()).collect();
+        self.say(&format!(
+            "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} time {ms} hashfull {} pv {}",
+            rm.seldepth.max(1),
+            i + 1,
+            format_score(rm.score),
+            self.nodes,
+            self.tt.hashfull(),
+            pv.join(" ")
+        ));
+    }
+
+    fn search_root(
+        &mut self,
+        root_moves: &mut [RootMove],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let root = self.stack[0];
+        let mut best = -INFINITY;
+        self.nodes += 1;
+        self.keys.truncate(self.root_index + 1);
+        self.checks.truncate(self.root_index + 1);
+        #[allow(clippy::needless_range_loop)] // the body borrows self mutably
+        for i in 0..root_moves.len() {
+            let mv = root_moves[i].mv;
+            self.stack[1] = root.after(mv);
+            self.push_key(1);
+            let new_depth = depth - 1;
+            let score = if i == 0 {
+                -self.search(1, new_depth, -beta, -alpha, true, false)
+            } else {
+                let mut s = -self.search(1, new_depth, -alpha - 1, -alpha, false, true);
+                if s > alpha && !self.stopped {
+                    s = -self.search(1, new_depth, -beta, -alpha, true, false);
+                }
+                s
+            };
+            self.pop_key();
+            if self.stopped {
+                break;
+            }
+            let rm = &mut root_moves[i];
+            if i == 0 || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+            } else {
+                rm.score = -INFINITY;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        if !self.stopped && best > -INFINITY {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            let first = root_moves.iter().max_by_key(|r| r.score).map(|r| r.mv);
+            if self.excluded.is_empty() {
+                self.tt.store(
+                    root.key(),
+                    first.unwrap_or(Move::NONE),
+                    score_to_tt(best, 0),
+                    evaluate(&root),
+                    depth,
+                    bound,
+                );
+            }
+        }
+        best
+    }
+
+    #[inline]
+    fn push_key(&mut self, ply: usize) {
+        let p = &self.stack[ply];
+        self.keys.push(p.key());
+        self.checks.push(p.in_check());
+    }
+
+    #[inline]
+    fn pop_key(&mut self) {
+        self.keys.pop();
+        self.checks.pop();
+    }
+
+    /// The score of the current node (side to move `us`) if its position occurred before in
+    /// the game or on the search path: a cycle in which one side checked with every move is
+    /// lost by that side (perpetual check); any other cycle scores by `SennichiteRule`.
+    fn repetition_score(&self, us: Color) -> Option<i32> {
+        let n = self.keys.len() - 1;
+        if n < 4 {
+            return None;
+        }
+        let key = self.keys[n];
+        let mut j = n - 4;
+        loop {
+            if self.keys[j] == key {
+                // The side that moved into n made the moves into n, n-2, ..., j+2; the side
+                // to move made those into n-1, ..., j+1.
+                let they_checked = (j + 2..=n).step_by(2).all(|i| self.checks[i]);
+                let we_checked = (j + 1..n).step_by(2).all(|i| self.checks[i]);
+                return Some(match (they_checked, we_checked) {
+                    (true, false) => REPETITION_WIN,
+                    (false, true) => -REPETITION_WIN,
+                    _ => match self.config.sennichite.winner() {
+                        None => 0,
+                        Some(c) if c == us => REPETITION_WIN,
+                        Some(_) => -REPETITION_WIN,
+                    },
+                });
+            }
+            if j < 2 {
+                return None;
+            }
+            j -= 2;
+        }
+    }
+
+    fn history_index(pos: &Position, m: Move) -> usize {
+        if m.is_drop() {
+            10 + m.drop_kind().index()
+        } else {
+            pos.piece_on(m.from()).map_or(0, |p| p.kind.index())
+        }
+    }
+
+    fn update_history(&mut self, pos: &Position, m: Move, bonus: i32) {
+        let idx = Self::history_index(pos, m);
+        let h = &mut self.history[pos.side_to_move().index()][idx][m.to().index()];
+        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
+    }
+
+    fn is_noisy(pos: &Position, m: Move) -> bool {
+        m.is_promotion() || (!m.is_drop() && pos.piece_on(m.to()).is_some())
+    }
+
+    /// Orders `moves` in place: hash move, captures and promotions by value, killers, then
+    /// quiet moves and drops by history.
+    fn order(&self, pos: &Position, moves: &mut MoveList, tt_move: Move, ply: usize) {
+        let side = pos.side_to_move().index();
+        let mut scored: Vec<(i32, Move)> = moves
+            .iter()
+            .map(|&m| {
+                let s = if m == tt_move {
+                    1 << 30
+                } else if Self::is_noisy(pos, m) {
+                    let victim = if m.is_drop() {
+                        0
+                    } else {
+                        pos.piece_on(m.to()).map_or(0, |p| capture_value(p.kind))
+                    };
+                    let attacker = pos.piece_on(m.from()).map_or(0, |p| p.kind.index() as i32);
+                    let promo = if m.is_promotion() { 300 } else { 0 };
+                    (1 << 24) + victim * 16 + promo * 16 - attacker
+                } else if m == self.killers[ply][0] {
+                    (1 << 23) + 1
+                } else if m == self.killers[ply][1] {
+                    1 << 23
+                } else {
+                    self.history[side][Self::history_index(pos, m)][m.to().index()]
+                };
+                (s, m)
+            })
+            .collect();
+        scored.sort_by_key(|&(s, _)| -s);
+        for (slot, (_, m)) in moves.as_mut_slice().iter_mut().zip(scored) {
+            *slot = m;
+        }
+    }
+
+    fn search(
+        &mut self,
+        ply: usize,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> i32 {
+        // Step 1: quiescence at the horizon.
+        if depth <= 0 {
+            return self.qsearch(ply, alpha, beta);
+        }
+        self.pv_len[ply] = 0;
+        // Step 2: bookkeeping.
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_stop();
+        }
+        if self.stopped {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let pos = self.stack[ply];
+        let in_check = pos.in_check();
+        // Step 3: repetition and mate-distance pruning.
+        if let Some(s) = self.repetition_score(pos.side_to_move()) {
+            return s;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(&pos) };
+        }
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 4: transposition table.
+        let key = pos.key();
+        let tt = self.tt.probe(key);
+        let mut tt_move = Move::NONE;
+        if let Some(e) = tt {
+            if movegen::is_legal(&pos, e.mv) {
+                tt_move = e.mv;
+            }
+            let s = score_from_tt(e.score, ply);
+            if !pv_node
+                && e.depth >= depth
+                && match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                }
+            {
+                return s;
+            }
+        }
+
+        // Step 5: static evaluation.
+        let static_eval = if in_check {
+            -INFINITY
+        } else if let Some(e) = tt {
+            e.eval
+        } else {
+            evaluate(&pos)
+        };
+
+        if !pv_node && !in_check {
+            // Step 6: reverse futility pruning.
+            if depth <= RFP_DEPTH_LIMIT
+                && static_eval - RFP_MARGIN * depth >= beta
+                && static_eval.abs() < MATE_BOUND
+            {
+                return static_eval;
+            }
+            // Step 7: null move.
+            if depth >= NMP_MIN_DEPTH && static_eval >= beta && beta.abs() < MATE_BOUND {
+                let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+                let mut next = pos;
+                next.do_null_move();
+                self.stack[ply + 1] = next;
+                self.push_key(ply + 1);
+                let s = -self.search(ply + 1, depth - 1 - r, -beta, -beta + 1, false, !cut_node);
+                self.pop_key();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    let s = if s >= MATE_BOUND { beta } else { s };
+                    if depth < NMP_VERIFY_DEPTH {
+                        return s;
+                    }
+                    let v = self.search(ply, depth - 1 - r, beta - 1, beta, false, false);
+                    if v >= beta {
+                        return s;
+                    }
+                }
+            }
+        }
+
+        // Step 8: internal iterative reduction.
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH && (pv_node || cut_node) {
+            depth -= 1;
+        }
+
+        // Step 9: the move loop.
+        let mut moves = legal_moves(&pos);
+        if moves.is_empty() {
+            // Step 10: no legal move loses, in check or not.
+            return -MATE + ply as i32;
+        }
+        self.order(&pos, &mut moves, tt_move, ply);
+        let mut best = -INFINITY;
+        let mut best_move = Move::NONE;
+        let original_alpha = alpha;
+        let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
+        let mut n_quiets = 0;
+        for (i, &m) in moves.iter().enumerate() {
+            let noisy = Self::is_noisy(&pos, m);
+            let checks = gives_check(&pos, m);
+            if best > -MATE_BOUND && !in_check && !noisy && !checks && !pv_node {
+                // Late move pruning.
+                if depth <= LMP_DEPTH_LIMIT && i >= LMP_BASE + (depth * depth) as usize {
+                    continue;
+                }
+                // Futility pruning.
+                if depth <= FUTILITY_DEPTH_LIMIT
+                    && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                {
+                    continue;
+                }
+            }
+            let next = pos.after(m);
+            self.stack[ply + 1] = next;
+            self.push_key(ply + 1);
+            let extension = if CHECK_EXTENSION && checks && (ply as i32) < 2 * depth + 8 {
+                1
+            } else {
+                0
+            };
+            let new_depth = depth - 1 + extension;
+            let score = if i == 0 {
+                -self.search(ply + 1, new_depth, -beta, -alpha, pv_node, false)
+            } else {
+                // Late move reductions.
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && !noisy && !in_check {
+                    r = self.lmr[(depth as usize).min(63)][i.min(63)];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if cut_node {
+                        r += 1;
+                    }
+                    if checks {
+                        r -= 1;
+                    }
+                    if m == self.killers[ply][0] || m == self.killers[ply][1] {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.search(ply + 1, new_depth - r, -alpha - 1, -alpha, false, true);
+                if s > alpha && r > 0 {
+                    s = -self.search(ply + 1, new_depth, -alpha - 1, -alpha, false, !cut_node);
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.search(ply + 1, new_depth, -beta, -alpha, true, false);
+                }
+                s
+            };
+            self.pop_key();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    if pv_node {
+                        self.pv[ply][0] = m;
+                        let child_len = self.pv_len[ply + 1];
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+                        self.pv_len[ply] = child_len + 1;
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+            if !noisy && n_quiets < 64 {
+                quiets_tried[n_quiets] = m;
+                n_quiets += 1;
+            }
+        }
+
+        // Step 11: histories, killers, TT.
+        if best >= beta && !Self::is_noisy(&pos, best_move) {
+            let bonus = (depth * depth * 8).min(HISTORY_MAX / 4);
+            self.update_history(&pos, best_move, bonus);
+            for &q in &quiets_tried[..n_quiets] {
+                if q != best_move {
+                    self.update_history(&pos, q, -bonus);
+                }
+            }
+            if self.killers[ply][0] != best_move {
+                self.killers[ply][1] = self.killers[ply][0];
+                self.killers[ply][0] = best_move;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { static_eval };
+        self.tt.store(
+            key,
+            best_move,
+            score_to_tt(best, ply),
+            stored_eval,
+            depth,
+            bound,
+        );
+        best
+    }
+
+    fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_stop();
+        }
+        if self.stopped {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        let pos = self.stack[ply];
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(&pos) };
+        }
+        let key = pos.key();
+        let tt = self.tt.probe(key);
+        if let Some(e) = tt {
+            let s = score_from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+                Bound::None => false,
+            };
+            if usable {
+                return s;
+            }
+        }
+        let mut moves = MoveList::new();
+        let stand_pat;
+        if in_check {
+            movegen::generate(&pos, movegen::ALL, &mut moves);
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            stand_pat = -INFINITY;
+        } else {
+            stand_pat = tt.map_or_else(|| evaluate(&pos), |e| e.eval);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            if stand_pat > alpha {
+                alpha = stand_pat;
+            }
+            movegen::generate(&pos, NOISY, &mut moves);
+        }
+        self.order(&pos, &mut moves, Move::NONE, ply.min(MAX_PLY));
+        let mut best = stand_pat;
+        let them = !pos.side_to_move();
+        for &m in moves.iter() {
+            if !in_check {
+                let victim = if m.is_drop() {
+                    None
+                } else {
+                    pos.piece_on(m.to())
+                };
+                let gain = victim.map_or(0, |p| capture_value(p.kind))
+                    + if m.is_promotion() { 400 } else { 0 };
+                // Delta pruning.
+                if stand_pat + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                // Skip captures that lose the capturer to a recapture for less.
+                if let Some(attacker) = pos.piece_on(m.from()) {
+                    let attacker_value = capture_value(attacker.kind);
+                    if attacker.kind != PieceKind::King
+                        && attacker_value > gain + 50
+                        && pos
+                            .attackers(
+                                them,
+                                m.to(),
+                                pos.occupied() ^ crate::bitboard::Bitboard::from(m.from()),
+                            )
+                            .any()
+                    {
+                        continue;
+                    }
+                }
+            }
+            self.stack[ply + 1] = pos.after(m);
+            let score = -self.qsearch(ply + 1, -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_survive_the_tt_round_trip() {
+        for ply in [0usize, 3, 17] {
+            for s in [MATE - 5 - ply as i32, -MATE + 9 + ply as i32, 123, -77] {
+                assert_eq!(score_from_tt(score_to_tt(s, ply), ply), s);
+            }
+        }
+        assert_eq!(format_score(MATE - 3), "mate 3");
+        assert_eq!(format_score(-MATE + 4), "mate -4");
+        assert_eq!(format_score(12), "cp 12");
+    }
+}
