@@ -17,3 +17,5 @@ pub mod tt;
 pub mod types;
 pub mod usi;
 pub mod zobrist;
+pub mod mate;
+pub mod uci;

@@ -110,6 +110,17 @@ impl UsiMove {
         }
     }
 
+    /// Whether a man dropped on `to` would block the single check against the side to move.
+    fn interposes(pos: &Position, to: Square) -> bool {
+        let checkers = pos.checkers();
+        match pos.king_square(pos.side_to_move()) {
+            Some(k) if checkers.any() && !checkers.more_than_one() => {
+                crate::attacks::between(k, checkers.lsb()).has(to)
+            }
+            _ => false,
+        }
+    }
+
     /// The legal move this denotes in `pos`, or why there is none.
     pub fn resolve(self, pos: &Position) -> Result<Move, IllegalMove> {
         let m = self.to_move();
@@ -123,6 +134,8 @@ impl UsiMove {
                     IllegalMove::NotInHand(kind)
                 } else if pos.occupied().has(to) {
                     IllegalMove::SquareOccupied(to)
+                } else if pos.in_check() && !Self::interposes(pos, to) {
+                    IllegalMove::NotLegal
                 } else if kind == PieceKind::Pawn
                     && (pos.pieces_of(us, PieceKind::Pawn) & Bitboard::file(to.file())).any()
                 {

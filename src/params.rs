@@ -44,3 +44,7 @@ pub const HISTORY_MAX: i32 = 16384;
 
 /// Check extension limit: a check extends by one ply while ply < 2 * root depth.
 pub const CHECK_EXTENSION: bool = true;
+
+/// Quiescence search also tries safe quiet checks (moves and drops) in its first
+/// `QS_CHECK_PLIES` plies.
+pub const QS_CHECK_PLIES: i32 = 1;

@@ -11,6 +11,7 @@
 //! Scores: `MATE - ply` for mating at `ply`; anything beyond `MATE_BOUND` is a mate score.
 //! Repetition outcomes use `REPETITION_WIN` (not a mate score: the game ends by sennichite).
 
+use crate::bitboard::Bitboard;
 use crate::eval::{capture_value, evaluate};
 use crate::game::SennichiteRule;
 use crate::movegen::{self, gives_check, legal_moves, MoveList, NOISY};
@@ -92,6 +93,11 @@ pub struct Searcher {
     /// history[color][kind (0..10) or 10 + dropped kind][to]
     history: Box<[[[i32; 25]; 15]; 2]>,
     killers: [[Move; 2]; MAX_PLY + 1],
+    /// counter[color][history index of the previous move][its destination]: the reply that
+    /// last refuted it.
+    counter: Box<[[[Move; 25]; 15]; 2]>,
+    /// The move that led to each ply, with the history index of the man that made it.
+    path: [(Move, usize); MAX_PLY + 2],
     stack: Vec<Position>,
     /// Keys and check flags of the game so far and the current search path.
     keys: Vec<u64>,
@@ -161,6 +167,8 @@ impl Searcher {
             output,
             history: Box::new([[[0; 25]; 15]; 2]),
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
+            counter: Box::new([[[Move::NONE; 25]; 15]; 2]),
+            path: [(Move::NONE, 0); MAX_PLY + 2],
             stack: vec![Position::startpos(); MAX_PLY + 2],
             keys: Vec::new(),
             checks: Vec::new(),
@@ -185,6 +193,7 @@ impl Searcher {
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
         *self.history = [[[0; 25]; 15]; 2];
+        *self.counter = [[[Move::NONE; 25]; 15]; 2];
         self.killers = [[Move::NONE; 2]; MAX_PLY + 1];
     }
 
@@ -432,6 +441,7 @@ impl Searcher {
         for i in 0..root_moves.len() {
             let mv = root_moves[i].mv;
             self.stack[1] = root.after(mv);
+            self.path[1] = (mv, Self::history_index(&root, mv));
             self.push_key(1);
             let new_depth = depth - 1;
             let score = if i == 0 {
@@ -556,6 +566,7 @@ impl Searcher {
     /// quiet moves and drops by history.
     fn order(&self, pos: &Position, moves: &mut MoveList, tt_move: Move, ply: usize) {
         let side = pos.side_to_move().index();
+        let counter = self.counter_move(pos, ply);
         let mut scored: Vec<(i32, Move)> = moves
             .iter()
             .map(|&m| {
@@ -574,6 +585,8 @@ impl Searcher {
                     (1 << 23) + 1
                 } else if m == self.killers[ply][1] {
                     1 << 23
+                } else if m == counter {
+                    (1 << 23) - 1
                 } else {
                     self.history[side][Self::history_index(pos, m)][m.to().index()]
                 };
@@ -586,6 +599,15 @@ impl Searcher {
         }
     }
 
+    fn counter_move(&self, pos: &Position, ply: usize) -> Move {
+        let (prev, idx) = self.path[ply];
+        if ply == 0 || prev.is_none() {
+            return Move::NONE;
+        }
+        self.counter[pos.side_to_move().index()][idx][prev.to().index()]
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         ply: usize,
@@ -597,7 +619,7 @@ impl Searcher {
     ) -> i32 {
         // Step 1: quiescence at the horizon.
         if depth <= 0 {
-            return self.qsearch(ply, alpha, beta);
+            return self.qsearch(ply, alpha, beta, 0);
         }
         self.pv_len[ply] = 0;
         // Step 2: bookkeeping.
@@ -671,6 +693,7 @@ impl Searcher {
                 let mut next = pos;
                 next.do_null_move();
                 self.stack[ply + 1] = next;
+                self.path[ply + 1] = (Move::NONE, 0);
                 self.push_key(ply + 1);
                 let s = -self.search(ply + 1, depth - 1 - r, -beta, -beta + 1, false, !cut_node);
                 self.pop_key();
@@ -724,8 +747,13 @@ impl Searcher {
             }
             let next = pos.after(m);
             self.stack[ply + 1] = next;
+            self.path[ply + 1] = (m, Self::history_index(&pos, m));
             self.push_key(ply + 1);
-            let extension = if CHECK_EXTENSION && checks && (ply as i32) < 2 * depth + 8 {
+            let extension = if CHECK_EXTENSION
+                && checks
+                && (ply as i32) < 2 * depth + 8
+                && (noisy || Self::lands_safely(&pos, m))
+            {
                 1
             } else {
                 0
@@ -797,6 +825,10 @@ impl Searcher {
                     self.update_history(&pos, q, -bonus);
                 }
             }
+            let (prev, idx) = self.path[ply];
+            if ply > 0 && !prev.is_none() {
+                self.counter[pos.side_to_move().index()][idx][prev.to().index()] = best_move;
+            }
             if self.killers[ply][0] != best_move {
                 self.killers[ply][1] = self.killers[ply][0];
                 self.killers[ply][0] = best_move;
@@ -821,7 +853,32 @@ impl Searcher {
         best
     }
 
-    fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+    /// Whether the man that `m` moves or drops cannot simply be taken for nothing on its
+    /// destination: the square is not attacked by the opponent, or we defend it.
+    fn lands_safely(pos: &Position, m: Move) -> bool {
+        let us = pos.side_to_move();
+        let to = m.to();
+        let mut occ = pos.occupied() | Bitboard::from(to);
+        let mut helpers = pos.pieces(us);
+        if !m.is_drop() {
+            occ ^= Bitboard::from(m.from());
+            helpers ^= Bitboard::from(m.from());
+        }
+        pos.attackers(!us, to, occ).is_empty() || (pos.attackers(us, to, occ) & helpers).any()
+    }
+
+    /// Appends the quiet checking moves and drops that land safely.
+    fn add_safe_checks(&self, pos: &Position, moves: &mut MoveList) {
+        let mut quiet = MoveList::new();
+        movegen::generate(pos, movegen::QUIET | movegen::DROPS, &mut quiet);
+        for &m in quiet.iter() {
+            if gives_check(pos, m) && Self::lands_safely(pos, m) {
+                moves.push(m);
+            }
+        }
+    }
+
+    fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32, qdepth: i32) -> i32 {
         self.pv_len[ply] = 0;
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
@@ -869,6 +926,9 @@ impl Searcher {
                 alpha = stand_pat;
             }
             movegen::generate(&pos, NOISY, &mut moves);
+            if qdepth > -QS_CHECK_PLIES {
+                self.add_safe_checks(&pos, &mut moves);
+            }
         }
         self.order(&pos, &mut moves, Move::NONE, ply.min(MAX_PLY));
         let mut best = stand_pat;
@@ -904,7 +964,7 @@ impl Searcher {
                 }
             }
             self.stack[ply + 1] = pos.after(m);
-            let score = -self.qsearch(ply + 1, -beta, -alpha);
+            let score = -self.qsearch(ply + 1, -beta, -alpha, qdepth - 1);
             if self.stopped {
                 return 0;
             }

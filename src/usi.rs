@@ -57,6 +57,9 @@ impl Default for Options {
 
 const HASH_MAX_MB: usize = 65536;
 
+/// Search time for a `go` that gives no limit at all (or only junk).
+const DEFAULT_MOVETIME_MS: u64 = 1000;
+
 const GO_KEYWORDS: [&str; 14] = [
     "btime",
     "wtime",
@@ -525,7 +528,19 @@ impl Engine {
         }
         // A new `go` while searching: the old search ends first with its own bestmove.
         self.finish_search(true);
-        let (limits, searchmoves) = self.parse_go(args);
+        let (mut limits, searchmoves) = self.parse_go(args);
+        if !limits.is_timed()
+            && !limits.infinite
+            && !limits.ponder
+            && limits.depth.is_none()
+            && limits.nodes.is_none()
+            && limits.mate.is_none()
+        {
+            self.info(&format!(
+                "go without a usable limit: searching for {DEFAULT_MOVETIME_MS} ms"
+            ));
+            limits.movetime = Some(DEFAULT_MOVETIME_MS);
+        }
         if let Some(mate_limit) = limits.mate {
             self.go_mate(mate_limit);
             return;

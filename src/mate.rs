@@ -1,0 +1,1 @@
+//! Mate solver (in progress).

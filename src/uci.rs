@@ -1,0 +1,1 @@
+//! UCI dialect (in progress).

@@ -1,0 +1,467 @@
+//! The USI loop end to end: the real binary on pipes.
+
+mod common;
+
+use common::Rng;
+use gogo::game::Game;
+use gogo::position::Position;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gogo"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("engine reads");
+        self.stdin.flush().unwrap();
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).expect("engine reads");
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    let done = l.starts_with(prefix);
+                    seen.push(l);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no '{prefix}' within {timeout:?}; got {seen:?}"),
+            }
+        }
+    }
+
+    /// Everything printed within `wait`.
+    fn drain(&mut self, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut seen = Vec::new();
+        while let Ok(l) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            seen.push(l);
+        }
+        seen
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.until("readyok", Duration::from_secs(10));
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "engine exit status {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "engine did not quit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+const SECOND: Duration = Duration::from_secs(1);
+
+/// The `bestmove` line's move, checked to be legal in `game`.
+fn check_bestmove(lines: &[String], game: &Game) -> String {
+    let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 1, "exactly one bestmove in {lines:?}");
+    let parts: Vec<&str> = best[0].split_whitespace().collect();
+    let mv = parts[1].to_string();
+    let mut g = game.clone();
+    g.play_usi(&mv)
+        .unwrap_or_else(|e| panic!("bestmove {mv} is illegal: {e}"));
+    if parts.len() > 2 {
+        assert_eq!(parts[2], "ponder");
+        g.play_usi(parts[3])
+            .unwrap_or_else(|e| panic!("ponder move {} is illegal: {e}", parts[3]));
+    }
+    // Every PV in info lines is legal from the root.
+    for l in lines
+        .iter()
+        .filter(|l| l.starts_with("info") && l.contains(" pv "))
+    {
+        let pv = l.split(" pv ").nth(1).unwrap();
+        let mut g = game.clone();
+        for m in pv.split_whitespace() {
+            g.play_usi(m)
+                .unwrap_or_else(|e| panic!("illegal pv move {m} in '{l}': {e}"));
+        }
+    }
+    mv
+}
+
+#[test]
+fn handshake_lists_options_and_answers_isready() {
+    let mut e = Engine::start();
+    e.send("usi");
+    let lines = e.until("usiok", 2 * SECOND);
+    assert!(lines[0].starts_with("id name Gogo"));
+    for opt in [
+        "USI_Hash",
+        "USI_Ponder",
+        "Threads",
+        "MultiPV",
+        "SennichiteRule",
+        "MaxMovesToDraw",
+        "MoveOverhead",
+        "USI_Variant",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {opt} "))),
+            "{opt} missing"
+        );
+    }
+    e.ready();
+    e.quit();
+}
+
+#[test]
+fn go_depth_gives_one_legal_bestmove_and_legal_pvs() {
+    let mut e = Engine::start();
+    e.send("usi");
+    e.until("usiok", 2 * SECOND);
+    e.send("position startpos moves 2e3d 4a3b");
+    e.send("go depth 6");
+    let lines = e.until("bestmove", 20 * SECOND);
+    let mut game = Game::new(Position::startpos());
+    game.play_usi("2e3d").unwrap();
+    game.play_usi("4a3b").unwrap();
+    check_bestmove(&lines, &game);
+    assert!(lines.iter().any(|l| l.starts_with("info depth 6 ")));
+    e.quit();
+}
+
+#[test]
+fn stop_ends_infinite_and_ponder_searches_with_one_bestmove() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    // No bestmove before stop.
+    let early = e.drain(SECOND / 2);
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.ready(); // isready is answered while searching
+    e.send("stop");
+    let lines = e.until("bestmove", 5 * SECOND);
+    check_bestmove(&lines, &Game::new(Position::startpos()));
+    // Nothing more comes.
+    let late = e.drain(SECOND / 4);
+    assert!(late.iter().all(|l| !l.starts_with("bestmove")), "{late:?}");
+
+    e.send("go ponder btime 1000 wtime 1000 byoyomi 500");
+    let early = e.drain(SECOND / 2);
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    let t = Instant::now();
+    e.send("ponderhit");
+    let lines = e.until("bestmove", 5 * SECOND);
+    assert!(
+        t.elapsed() < 3 * SECOND,
+        "ponderhit search took {:?}",
+        t.elapsed()
+    );
+    check_bestmove(&lines, &Game::new(Position::startpos()));
+
+    e.send("go ponder btime 1000 wtime 1000");
+    e.drain(SECOND / 5);
+    e.send("stop");
+    let lines = e.until("bestmove", 5 * SECOND);
+    check_bestmove(&lines, &Game::new(Position::startpos()));
+    e.quit();
+}
+
+#[test]
+fn movetime_and_clock_searches_end_in_time() {
+    let mut e = Engine::start();
+    e.send("setoption name MoveOverhead value 50");
+    e.send("position startpos");
+    let t = Instant::now();
+    e.send("go movetime 300");
+    let lines = e.until("bestmove", 5 * SECOND);
+    let took = t.elapsed();
+    assert!(
+        took >= Duration::from_millis(200) && took < Duration::from_millis(1500),
+        "{took:?}"
+    );
+    check_bestmove(&lines, &Game::new(Position::startpos()));
+
+    // A nearly empty clock: the move still comes, quickly.
+    let t = Instant::now();
+    e.send("go btime 100 wtime 100");
+    let lines = e.until("bestmove", 5 * SECOND);
+    assert!(t.elapsed() < SECOND, "{:?}", t.elapsed());
+    check_bestmove(&lines, &Game::new(Position::startpos()));
+    e.quit();
+}
+
+#[test]
+fn bad_positions_are_rejected_and_the_old_one_stays() {
+    let mut e = Engine::start();
+    e.send("position startpos moves 2e3d");
+    for bad in [
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "position startpos moves 2e3d 5e5a",
+        "position sfen rbsgk/4p/5/P4/KGSBR x - 1",
+        "position",
+        "position foo",
+    ] {
+        e.send(bad);
+        let l = e.until("info string", 2 * SECOND);
+        assert!(
+            l.last().unwrap().contains("position rejected"),
+            "{bad}: {l:?}"
+        );
+    }
+    e.send("d");
+    let lines = e.until("sfen:", 2 * SECOND);
+    let sfen = lines.last().unwrap();
+    let mut g = Game::new(Position::startpos());
+    g.play_usi("2e3d").unwrap();
+    let want = g.current().to_sfen();
+    assert!(sfen.ends_with(&want), "{sfen} vs {want}");
+    e.quit();
+}
+
+#[test]
+fn no_legal_move_resigns_and_missing_move_number_is_fine() {
+    let mut e = Engine::start();
+    // Sente's king on 5e is mated by the gold on 4d, which the gold on 4c protects.
+    let mated = "4k/5/1g3/1g3/K4 b -";
+    let g = Game::from_sfen(mated).unwrap();
+    assert_eq!(
+        gogo::movegen::count_legal(g.current()),
+        0,
+        "test position must be mate"
+    );
+    e.send(&format!("position sfen {mated}"));
+    e.send("go btime 1000 wtime 1000");
+    let lines = e.until("bestmove", 5 * SECOND);
+    assert_eq!(lines.last().unwrap(), "bestmove resign");
+    e.quit();
+}
+
+#[test]
+fn go_accepts_every_limit_and_junk() {
+    let mut e = Engine::start();
+    e.send("position startpos moves");
+    for go in [
+        "go btime 2000 wtime 2000 binc 100 winc 100",
+        "go btime 0 wtime 0 byoyomi 200",
+        "go btime 500 wtime 500 byoyomi 0 binc 50 winc 50",
+        "go movetime 0.2",
+        "go movestogo 5 btime 1000 wtime 1000",
+        "go nodes 2000",
+        "go depth 3 searchmoves 5e4d 1e1c",
+        "go depth x",
+        "go movetime abc",
+        "go btime -50 wtime 1000",
+        "go wibble depth 2",
+    ] {
+        e.send(go);
+        let lines = e.until("bestmove", 10 * SECOND);
+        let mv = check_bestmove(&lines, &Game::new(Position::startpos()));
+        if go.contains("searchmoves") {
+            assert!(mv == "5e4d" || mv == "1e1c", "{go}: {mv}");
+        }
+    }
+    e.quit();
+}
+
+#[test]
+fn multipv_reports_distinct_first_moves() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let lines = e.until("bestmove", 10 * SECOND);
+    check_bestmove(&lines, &Game::new(Position::startpos()));
+    let last: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 5 "))
+        .collect();
+    let firsts: std::collections::BTreeSet<&str> = last
+        .iter()
+        .map(|l| {
+            l.split(" pv ")
+                .nth(1)
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(last.len(), 3, "{last:?}");
+    assert_eq!(firsts.len(), 3, "{last:?}");
+    e.quit();
+}
+
+#[test]
+fn random_and_mutated_input_never_kills_the_engine() {
+    let mut rng = Rng::new(7);
+    let mut e = Engine::start();
+    let valid = [
+        "usi",
+        "isready",
+        "usinewgame",
+        "position startpos moves 2e3d 4a3b",
+        "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 5e4d",
+        "setoption name USI_Hash value 8",
+        "setoption name MultiPV value 2",
+        "setoption name SennichiteRule value gote-wins",
+        "go depth 2",
+        "go btime 100 wtime 100 byoyomi 50",
+        "stop",
+        "ponderhit",
+        "gameover win",
+        "d",
+        "eval",
+        "go perft 2",
+    ];
+    let junk_words = [
+        "",
+        "position",
+        "sfen",
+        "moves",
+        "go",
+        "setoption",
+        "name",
+        "value",
+        "-1",
+        "999999999999",
+        "1.5",
+        "+",
+        "*",
+        "G*3c",
+        "5e4d",
+        "\t",
+        "startpos",
+        "depth",
+        "infinite",
+        "9x9",
+        "ponder",
+        "searchmoves",
+        "byoyomi",
+        "\u{3042}",
+        "mate",
+    ];
+    for _ in 0..400 {
+        let line = match rng.below(4) {
+            0 => valid[rng.below(valid.len())].to_string(),
+            1 => {
+                // Mutate a valid line: drop, duplicate or replace a word.
+                let mut words: Vec<String> = valid[rng.below(valid.len())]
+                    .split(' ')
+                    .map(str::to_string)
+                    .collect();
+                let i = rng.below(words.len());
+                match rng.below(3) {
+                    0 => {
+                        words.remove(i);
+                    }
+                    1 => {
+                        let w = words[i].clone();
+                        words.insert(i, w);
+                    }
+                    _ => words[i] = junk_words[rng.below(junk_words.len())].to_string(),
+                }
+                words.join(" ")
+            }
+            2 => (0..rng.below(8))
+                .map(|_| junk_words[rng.below(junk_words.len())])
+                .collect::<Vec<_>>()
+                .join(" "),
+            _ => (0..rng.below(60))
+                .map(|_| (32 + rng.below(95)) as u8 as char)
+                .collect(),
+        };
+        if line.trim() == "quit" || line.contains("infinite") || line.contains("ponder") {
+            continue; // these wait for a stop that random input may never send
+        }
+        e.send(&line);
+        if rng.below(5) == 0 {
+            e.send("stop");
+        }
+    }
+    // Raw bytes: CRLF, invalid UTF-8, a huge line.
+    e.send_raw(b"isready\r\n");
+    e.send_raw(&[0xff, 0xfe, b'g', b'o', b'\n']);
+    let huge = "x".repeat(3 << 20);
+    e.send(&huge);
+    e.send("stop");
+    e.drain(SECOND);
+    e.ready();
+    e.send("position startpos moves 3e2d");
+    e.send("go depth 4");
+    let lines = e.until("bestmove", 20 * SECOND);
+    let mut g = Game::new(Position::startpos());
+    g.play_usi("3e2d").unwrap();
+    check_bestmove(&lines, &g);
+    e.quit();
+}
+
+#[test]
+fn end_of_input_exits_cleanly() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    drop(e.stdin);
+    let deadline = Instant::now() + 10 * SECOND;
+    loop {
+        if let Ok(Some(status)) = e.child.try_wait() {
+            assert!(status.success());
+            break;
+        }
+        assert!(Instant::now() < deadline, "engine did not exit on EOF");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
