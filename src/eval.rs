@@ -31,10 +31,15 @@ pub struct Weights {
     /// and by distance from the centre file (0, 1, 2); the board is left-right symmetric.
     pub pst: [[[i32; 3]; 5]; 10],
     pub mobility: [i32; 10],
-    /// Bonus per step closer to the enemy king (4 - Chebyshev distance).
-    pub attack_tropism: [i32; 10],
-    /// Bonus per step closer to the own king, for defenders.
-    pub defence_tropism: [i32; 10],
+    /// Bonus by Chebyshev distance (0..4) to the enemy king.
+    pub attack_tropism: [[i32; 5]; 10],
+    /// Bonus by Chebyshev distance (0..4) to the own king.
+    pub defence_tropism: [[i32; 5]; 10],
+    /// Penalty for a man attacked by the enemy and defended by nothing, when its side is to
+    /// move (it can still be saved) ...
+    pub hanging_to_move: [i32; 10],
+    /// ... and when the other side is to move (it can be taken now).
+    pub hanging_waiting: [i32; 10],
     /// King danger: weight of a man that hits the squares around the enemy king.
     pub zone_attack_weight: [i32; 10],
     pub undefended_zone_attack: i32,
@@ -137,8 +142,32 @@ pub const DEFAULT_WEIGHTS: Weights = Weights {
         ],
     ],
     mobility: [57, 66, 0, 47, 25, 0, 66, -2, 28, 43],
-    attack_tropism: [68, 76, 66, 36, 23, 0, 76, 75, 76, 22],
-    defence_tropism: [66, 46, -31, 25, 76, 0, 70, 70, 68, 68],
+    attack_tropism: [
+        [272, 204, 136, 68, 0],
+        [304, 228, 152, 76, 0],
+        [264, 198, 132, 66, 0],
+        [144, 108, 72, 36, 0],
+        [92, 69, 46, 23, 0],
+        [0, 0, 0, 0, 0],
+        [304, 228, 152, 76, 0],
+        [300, 225, 150, 75, 0],
+        [304, 228, 152, 76, 0],
+        [88, 66, 44, 22, 0],
+    ],
+    defence_tropism: [
+        [264, 198, 132, 66, 0],
+        [184, 138, 92, 46, 0],
+        [-124, -93, -62, -31, 0],
+        [100, 75, 50, 25, 0],
+        [304, 228, 152, 76, 0],
+        [0, 0, 0, 0, 0],
+        [280, 210, 140, 70, 0],
+        [280, 210, 140, 70, 0],
+        [272, 204, 136, 68, 0],
+        [272, 204, 136, 68, 0],
+    ],
+    hanging_to_move: [0; 10],
+    hanging_waiting: [0; 10],
     zone_attack_weight: [29, 40, 33, 11, 43, 0, -2, 74, 25, 15],
     undefended_zone_attack: -2,
     safe_drop_check: 20,
@@ -158,8 +187,10 @@ impl Weights {
         v.extend(self.hand_value.iter_mut());
         v.extend(self.pst.iter_mut().flatten().flatten());
         v.extend(self.mobility.iter_mut());
-        v.extend(self.attack_tropism.iter_mut());
-        v.extend(self.defence_tropism.iter_mut());
+        v.extend(self.attack_tropism.iter_mut().flatten());
+        v.extend(self.defence_tropism.iter_mut().flatten());
+        v.extend(self.hanging_to_move.iter_mut());
+        v.extend(self.hanging_waiting.iter_mut());
         v.extend(self.zone_attack_weight.iter_mut());
         v.push(&mut self.undefended_zone_attack);
         v.push(&mut self.safe_drop_check);
@@ -187,10 +218,10 @@ pub fn capture_value(kind: PieceKind) -> i32 {
 }
 
 #[inline]
-fn chebyshev(a: Square, b: Square) -> i32 {
-    let dr = (a.rank() as i32 - b.rank() as i32).abs();
-    let df = (a.file() as i32 - b.file() as i32).abs();
-    dr.max(df)
+fn chebyshev(a: Square, b: Square) -> usize {
+    let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
+    let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
+    dr.max(df) as usize
 }
 
 /// Row from the owner's far rank: 0 = far rank.
@@ -216,11 +247,15 @@ pub struct Terms {
     pub mobility: i32,
     pub tropism: i32,
     pub king_danger: i32,
+    /// Penalty for men left hanging.
+    pub threats: i32,
 }
 
 impl Terms {
     pub fn total(&self) -> i32 {
-        self.material + self.placement + self.mobility + self.tropism - self.king_danger
+        self.material + self.placement + self.mobility + self.tropism
+            - self.king_danger
+            - self.threats
     }
 }
 
@@ -259,13 +294,13 @@ fn terms(pos: &Position, w: &Weights) -> ([Terms; 2], AttackInfo) {
                 info.no_king[ci] |= att;
                 t[ci].mobility += w.mobility[k] * (att & !pos.pieces(color)).count() as i32;
                 if let Some(ek) = enemy_king {
-                    t[ci].tropism += w.attack_tropism[k] * (4 - chebyshev(sq, ek));
+                    t[ci].tropism += w.attack_tropism[k][chebyshev(sq, ek)];
                     if (att & zones[1 - ci]).any() {
                         info.zone_weight[ci] += w.zone_attack_weight[k];
                     }
                 }
                 if let Some(ok) = own_king {
-                    t[ci].tropism += w.defence_tropism[k] * (4 - chebyshev(sq, ok));
+                    t[ci].tropism += w.defence_tropism[k][chebyshev(sq, ok)];
                 }
             }
         }
@@ -275,7 +310,20 @@ fn terms(pos: &Position, w: &Weights) -> ([Terms; 2], AttackInfo) {
         }
     }
     for color in Color::BOTH {
-        t[color.index()].king_danger = king_danger(pos, w, color, kings[color.index()], &info);
+        let ci = color.index();
+        t[ci].king_danger = king_danger(pos, w, color, kings[ci], &info);
+        let hanging =
+            pos.pieces(color) & !pos.kind_bb(PieceKind::King) & info.all[1 - ci] & !info.all[ci];
+        let table = if color == pos.side_to_move() {
+            &w.hanging_to_move
+        } else {
+            &w.hanging_waiting
+        };
+        for sq in hanging {
+            if let Some(p) = pos.piece_on(sq) {
+                t[ci].threats += table[p.kind.index()];
+            }
+        }
     }
     (t, info)
 }
@@ -353,12 +401,13 @@ pub fn trace(pos: &Position) -> String {
     let mut s = String::new();
     s.push_str("term          sente     gote    total\n");
     type Row = (&'static str, fn(&Terms) -> i32);
-    let rows: [Row; 5] = [
+    let rows: [Row; 6] = [
         ("material", |t| t.material),
         ("placement", |t| t.placement),
         ("mobility", |t| t.mobility),
         ("tropism", |t| t.tropism),
         ("king danger", |t| -t.king_danger),
+        ("threats", |t| -t.threats),
     ];
     for (name, f) in rows {
         let (b, w) = (f(&t[0]), f(&t[1]));

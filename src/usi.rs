@@ -17,8 +17,9 @@ use crate::search::{Output, SearchConfig, Searcher, Shared};
 use crate::time::Limits;
 use crate::tt::TranspositionTable;
 use crate::types::Move;
+use crate::uci;
 use std::io::{BufRead, Write};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -114,6 +115,8 @@ struct Running {
 }
 
 pub struct Engine {
+    /// Speaking the UCI dialect (after a `uci` command); see `crate::uci`.
+    uci_mode: Arc<AtomicBool>,
     game: Game,
     options: Options,
     tt: Arc<TranspositionTable>,
@@ -146,12 +149,26 @@ impl Default for Engine {
 }
 
 impl Engine {
-    pub fn new(out: Output) -> Engine {
+    pub fn new(raw_out: Output) -> Engine {
+        let uci_mode = Arc::new(AtomicBool::new(false));
+        let mode = uci_mode.clone();
+        // In UCI mode every line the engine prints is translated on its way out.
+        let out: Output = Arc::new(move |line: &str| {
+            if mode.load(Ordering::Relaxed) {
+                let t = uci::output_to_uci(line);
+                if !t.is_empty() {
+                    raw_out(&t);
+                }
+            } else {
+                raw_out(line);
+            }
+        });
         let options = Options::default();
         let tt = Arc::new(TranspositionTable::new(options.hash_mb));
         let shared = Arc::new(Shared::default());
         let searcher = Searcher::new(tt.clone(), shared.clone(), out.clone());
         Engine {
+            uci_mode,
             game: Game::new(Position::startpos()),
             options,
             tt,
@@ -200,9 +217,41 @@ impl Engine {
         self.finish_search(true);
     }
 
-    /// Handles one input line; false after `quit`.
+    /// Handles one input line; false after `quit`. A `uci` command switches to the UCI
+    /// dialect (chess-style FEN and coordinates, as Fairy-Stockfish speaks it for minishogi),
+    /// `usi` back to USI.
     pub fn handle_line(&mut self, line: &str) -> bool {
         let line = line.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+        match line.split_whitespace().next() {
+            Some("uci") => {
+                self.uci_mode.store(true, Ordering::Relaxed);
+                // UCI tools (cutechess, Fairy-Stockfish, lishogi) count a plain repetition
+                // as a loss for sente.
+                self.options.sennichite = SennichiteRule::GoteWins;
+            }
+            Some("usi") => self.uci_mode.store(false, Ordering::Relaxed),
+            _ => {}
+        }
+        if !self.uci_mode.load(Ordering::Relaxed) {
+            return self.handle_usi_line(line);
+        }
+        match uci::input_to_usi(line) {
+            Ok(lines) => {
+                for l in lines {
+                    if !self.handle_usi_line(&l) {
+                        return false;
+                    }
+                }
+                true
+            }
+            Err(e) => {
+                self.info(&e);
+                true
+            }
+        }
+    }
+
+    fn handle_usi_line(&mut self, line: &str) -> bool {
         let mut tokens = line.split_whitespace();
         let Some(cmd) = tokens.next() else {
             return true;

@@ -465,3 +465,37 @@ fn end_of_input_exits_cleanly() {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+#[test]
+fn uci_dialect_plays_in_chess_coordinates() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok", 2 * SECOND);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("option name UCI_Variant")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().all(|l| !l.contains("USI_")), "{lines:?}");
+    e.send("setoption name UCI_Variant value minishogi");
+    e.ready();
+    e.send("ucinewgame");
+    // 2e3d in USI is d1c2 in this dialect (files a..e from sente's left, ranks 1..5).
+    e.send("position fen rbsgk/4p/5/P4/KGSBR[] w - - 0 1 moves d1c2");
+    e.send("go wtime 1000 btime 1000 winc 100 binc 100");
+    let lines = e.until("bestmove", 5 * SECOND);
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let usi = gogo::uci::uci_move_to_usi(&best).expect("a UCI move");
+    let mut g = Game::new(Position::startpos());
+    g.play_usi("2e3d").unwrap();
+    g.play_usi(&usi)
+        .unwrap_or_else(|err| panic!("{best} ({usi}) is illegal: {err}"));
+    e.quit();
+}
