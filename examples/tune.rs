@@ -9,7 +9,7 @@
 //!
 //! Usage: `cargo run --release --example tune -- <record>... [--passes N] [--skip P]`
 
-use gogo::eval::{evaluate_with, Weights, DEFAULT_WEIGHTS};
+use gogo::eval::{evaluate_with, Weights, WEIGHTS};
 use gogo::game::Game;
 use gogo::movegen::{generate, MoveList, NOISY};
 use gogo::position::Position;
@@ -17,7 +17,8 @@ use gogo::types::Color;
 
 struct Sample {
     pos: Position,
-    /// 1 sente won, 0 gote won, 0.5 draw.
+    /// What the evaluation should predict, from sente's view: the game result (1 sente won,
+    /// 0 gote won, 0.5 draw), or a blend of it with a stronger engine's opinion.
     result: f64,
 }
 
@@ -78,8 +79,11 @@ fn error(samples: &[Sample], w: &Weights, k: f64) -> f64 {
     sum / samples.len() as f64
 }
 
-fn load(paths: &[String], skip: usize) -> Vec<Sample> {
+/// Samples of every game, training and validation (every tenth game) apart.
+fn load(paths: &[String], skip: usize) -> (Vec<Sample>, Vec<Sample>) {
     let mut out = Vec::new();
+    let mut validation = Vec::new();
+    let mut games = 0usize;
     for path in paths {
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
         for line in text.lines().filter(|l| !l.starts_with('#')) {
@@ -96,14 +100,20 @@ fn load(paths: &[String], skip: usize) -> Vec<Sample> {
             let Ok(mut game) = gogo::usi::Engine::parse_position(&opening) else {
                 continue;
             };
+            games += 1;
+            let target = if games.is_multiple_of(10) {
+                &mut validation
+            } else {
+                &mut out
+            };
             let moves: Vec<&str> = f[8].split_whitespace().collect();
             for (i, m) in moves.iter().enumerate() {
                 let pos = *game.current();
                 let ply = game.moves().len();
                 if ply >= skip && !pos.in_check() && i + 2 < moves.len() {
-                    let (_, leaf) = quiet_leaf(&pos, -30000, 30000, &DEFAULT_WEIGHTS, 6);
+                    let (_, leaf) = quiet_leaf(&pos, -30000, 30000, &WEIGHTS, 6);
                     if !leaf.in_check() {
-                        out.push(Sample { pos: leaf, result });
+                        target.push(Sample { pos: leaf, result });
                     }
                 }
                 if game.play_usi(m).is_err() {
@@ -113,7 +123,64 @@ fn load(paths: &[String], skip: usize) -> Vec<Sample> {
             let _: &Game = &game;
         }
     }
-    out
+    (out, validation)
+}
+
+/// Reads `sfen<TAB>result<TAB>set<TAB>score` lines (score: a reference engine's score in
+/// centipawns from sente's view, mate scores clamped) and blends the two targets:
+/// `lambda * result + (1 - lambda) * sigmoid(k_ref * score)`, with `k_ref` fitted to the results.
+fn load_labels(path: &str, lambda: f64) -> (Vec<Sample>, Vec<Sample>) {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() < 4 {
+            continue;
+        }
+        let (Ok(pos), Ok(result), Ok(score)) = (
+            Position::from_sfen(f[0]),
+            f[1].parse::<f64>(),
+            f[3].parse::<f64>(),
+        ) else {
+            continue;
+        };
+        rows.push((pos, result, f[2] == "v", score.clamp(-3000.0, 3000.0)));
+    }
+    let fit = |k: f64| -> f64 {
+        rows.iter()
+            .map(|(_, r, _, s)| {
+                let p = 1.0 / (1.0 + 10f64.powf(-k * s / 400.0));
+                (r - p) * (r - p)
+            })
+            .sum::<f64>()
+    };
+    let mut k = 1.0;
+    let mut step = 0.5;
+    while step > 0.001 {
+        if fit(k + step) < fit(k) {
+            k += step;
+        } else if k - step > 0.0 && fit(k - step) < fit(k) {
+            k -= step;
+        } else {
+            step /= 2.0;
+        }
+    }
+    eprintln!("reference engine K = {k:.4}");
+    let mut train = Vec::new();
+    let mut valid = Vec::new();
+    for (pos, r, v, s) in rows {
+        let p = 1.0 / (1.0 + 10f64.powf(-k * s / 400.0));
+        let sample = Sample {
+            pos,
+            result: lambda * r + (1.0 - lambda) * p,
+        };
+        if v {
+            valid.push(sample);
+        } else {
+            train.push(sample);
+        }
+    }
+    (train, valid)
 }
 
 fn main() {
@@ -121,9 +188,24 @@ fn main() {
     let mut files = Vec::new();
     let mut passes = 10;
     let mut skip = 6;
+    let mut dump: Option<String> = None;
+    let mut labels: Option<String> = None;
+    let mut lambda = 0.5;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
+            "--dump" => {
+                dump = Some(args[i + 1].clone());
+                i += 1;
+            }
+            "--labels" => {
+                labels = Some(args[i + 1].clone());
+                i += 1;
+            }
+            "--lambda" => {
+                lambda = args[i + 1].parse().unwrap();
+                i += 1;
+            }
             "--passes" => {
                 passes = args[i + 1].parse().unwrap();
                 i += 1;
@@ -136,9 +218,27 @@ fn main() {
         }
         i += 1;
     }
-    let samples = load(&files, skip);
-    eprintln!("{} samples", samples.len());
-    let mut w = DEFAULT_WEIGHTS;
+    let (samples, validation) = match &labels {
+        Some(path) => load_labels(path, lambda),
+        None => load(&files, skip),
+    };
+    if let Some(path) = dump {
+        let mut text = String::new();
+        for (set, list) in [("t", &samples), ("v", &validation)] {
+            for s in list.iter() {
+                text.push_str(&format!("{}\t{}\t{set}\n", s.pos.to_sfen(), s.result));
+            }
+        }
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        eprintln!("wrote {path}");
+        return;
+    }
+    eprintln!(
+        "{} training samples, {} validation samples",
+        samples.len(),
+        validation.len()
+    );
+    let mut w = WEIGHTS.clone();
     // Fit K.
     let mut k = 1.0;
     let mut step = 0.5;
@@ -160,10 +260,16 @@ fn main() {
             step /= 2.0;
         }
     }
-    eprintln!("K = {k:.4}, error {best:.6}");
+    eprintln!(
+        "K = {k:.4}, error {best:.6}, validation {:.6}",
+        error(&validation, &w, k)
+    );
+    let mut best_valid = error(&validation, &w, k);
+    let mut best_weights = w.clone();
+    let mut worse = 0;
     let n = w.weights_mut().len();
     for pass in 0..passes {
-        let step = if pass < passes / 2 { 8 } else { 3 };
+        let step = if pass < passes / 2 { 6 } else { 2 };
         let mut changed = 0;
         for p in 0..n {
             for delta in [step, -step] {
@@ -178,10 +284,21 @@ fn main() {
                 *w.weights_mut()[p] = old;
             }
         }
-        eprintln!("pass {pass}: error {best:.6}, {changed} weights changed");
-        if changed == 0 && step == 3 {
+        let valid = error(&validation, &w, k);
+        eprintln!("pass {pass}: error {best:.6}, validation {valid:.6}, {changed} weights changed");
+        if valid < best_valid {
+            best_valid = valid;
+            best_weights = w.clone();
+            worse = 0;
+        } else {
+            worse += 1;
+            if worse >= 2 {
+                break;
+            }
+        }
+        if changed == 0 && step == 2 {
             break;
         }
     }
-    println!("{w:#?}");
+    println!("{best_weights:#?}");
 }

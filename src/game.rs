@@ -90,6 +90,44 @@ pub enum Repetition {
     Fourfold { checker: Option<Color> },
 }
 
+/// How a repetition of the last of `positions` (a game's positions, oldest first) stands.
+pub fn repetition(positions: &[Position]) -> Repetition {
+    let Some(n) = positions.len().checked_sub(1) else {
+        return Repetition::None;
+    };
+    let key = positions[n].key();
+    let same: Vec<usize> = (0..=n).filter(|&i| positions[i].key() == key).collect();
+    if same.len() < 4 {
+        return Repetition::None;
+    }
+    let first = same[same.len() - 4];
+    // Position i (i > first) was reached by a move of the side to move in position i - 1;
+    // that move gave check when position i has its side to move in check.
+    let mut all_checks = [true, true];
+    for i in first + 1..=n {
+        let mover = positions[i - 1].side_to_move();
+        if !positions[i].in_check() {
+            all_checks[mover.index()] = false;
+        }
+    }
+    let checker = match all_checks {
+        [true, false] => Some(Color::Black),
+        [false, true] => Some(Color::White),
+        _ => None,
+    };
+    Repetition::Fourfold { checker }
+}
+
+/// The side that loses by sennichite if the game ends with `positions` (the last one being a
+/// fourfold repetition), or `None` if it is no repetition or a draw.
+pub fn repetition_loser(positions: &[Position], rule: SennichiteRule) -> Option<Color> {
+    match repetition(positions) {
+        Repetition::None => None,
+        Repetition::Fourfold { checker: Some(c) } => Some(c),
+        Repetition::Fourfold { checker: None } => rule.winner().map(|w| !w),
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Game {
     positions: Vec<Position>,
@@ -159,30 +197,7 @@ impl Game {
     }
 
     pub fn repetition(&self) -> Repetition {
-        let n = self.positions.len() - 1;
-        let key = self.positions[n].key();
-        let same: Vec<usize> = (0..=n)
-            .filter(|&i| self.positions[i].key() == key)
-            .collect();
-        if same.len() < 4 {
-            return Repetition::None;
-        }
-        let first = same[same.len() - 4];
-        // Position i (i > first) was reached by a move of the side to move in position i - 1;
-        // that move gave check when position i has its side to move in check.
-        let mut all_checks = [true, true];
-        for i in first + 1..=n {
-            let mover = self.positions[i - 1].side_to_move();
-            if !self.positions[i].in_check() {
-                all_checks[mover.index()] = false;
-            }
-        }
-        let checker = match all_checks {
-            [true, false] => Some(Color::Black),
-            [false, true] => Some(Color::White),
-            _ => None,
-        };
-        Repetition::Fourfold { checker }
+        repetition(&self.positions)
     }
 
     /// The result if the game is over in the current position.

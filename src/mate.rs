@@ -1,1 +1,1084 @@
-//! Mate solver (in progress).
+//! Mate solver (tsume): df-pn, depth-first proof-number search, over checks and evasions.
+//!
+//! The side to move at the root is the *attacker*. At OR nodes the attacker is to move and
+//! only checking moves are searched; at AND nodes the *defender* is to move and every legal
+//! move is searched. A defender with no legal move (always in check here) is mated. Pawn-drop
+//! mates never appear: the move generator does not produce them.
+//!
+//! # Search
+//!
+//! [`MateSolver::solve`] works in three phases, all with one transposition table of proof and
+//! disproof numbers keyed by the Zobrist key:
+//!
+//! 1. df-pn without a depth limit (with Pawlewicz's 1+ε threshold trick and df-pn+-style
+//!    initial numbers: an AND node starts with its number of evasions as proof number, and
+//!    evasions are tested for an immediate mate in one when first generated). A proof comes
+//!    with a length, an upper bound of the mate length (OR: 1 + the shortest proven child,
+//!    AND: 1 + the longest child).
+//! 2. Shortening: df-pn again with a depth limit of the best length found minus 2, until that
+//!    is disproved. The table keeps, per position, the shortest proven length and the longest
+//!    depth known to be disproved, so the bounded runs share what the others learned.
+//! 3. Extraction of the line with the exact length `L`: at OR nodes a check whose reply is
+//!    provable within the remaining plies, at AND nodes a reply that is *not* provable within
+//!    the remaining plies minus 2 (the defender's longest resistance).
+//!
+//! If a limit hits after the first proof, the line read from the proofs of phase 1 is returned
+//! instead (a correct mate, perhaps not the shortest); `Timeout` only when nothing is proved.
+//!
+//! # Repetition
+//!
+//! A position that repeats one on the current path (from the root) counts as a failure for the
+//! attacker; so does a position that has already occurred three times in the game history (a
+//! fourth occurrence ends the game). Such disproofs depend on the path: they are flagged, and
+//! the flag spreads to every disproof that relies on them. A flagged disproof is kept in the
+//! table with a hash of the path it was found on and is only reused on that same path, so it
+//! never poisons other paths. Proofs never rely on repetition and are reused anywhere.
+//!
+//! A flagged disproof at the root is still a correct "no mate": along a shortest mate the
+//! remaining mate length strictly falls with every ply, so a shortest mate never returns to a
+//! position of its own path, and forbidding repetitions on the path does not lose any mate.
+//! The same argument makes the line extraction exact in the presence of the flags.
+//!
+//! The search recursion runs on its own thread with a large stack; paths longer than
+//! [`MAX_PLY`] plies are cut (flagged too, and a root disproof relying on such a cut is
+//! reported as `Timeout`, not `NoMate`).
+
+use crate::movegen::{count_legal, generate, gives_check, MoveList, ALL};
+use crate::position::Position;
+use crate::types::{Color, Move, PieceKind};
+use crate::zobrist;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// The answer of [`MateSolver::solve`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateResult {
+    /// The shortest mate found, from the root: attacker's check, defender's reply, ..., the
+    /// final checkmating move. Always an odd number of moves.
+    Mate(Vec<Move>),
+    /// Proved: the side to move has no forced mate.
+    NoMate,
+    /// A limit (deadline, nodes, stop flag) hit before anything was proved.
+    Timeout,
+}
+
+/// Limits of one [`MateSolver::solve`]; `Default` means no limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MateLimits {
+    pub deadline: Option<Instant>,
+    pub max_nodes: Option<u64>,
+}
+
+/// Paths (in plies from the root) longer than this are cut.
+pub const MAX_PLY: usize = 1000;
+
+/// Stack of the search thread; the recursion is one frame per ply.
+const STACK_BYTES: usize = 64 << 20;
+
+/// Proof and disproof numbers are at most `INF`; `INF` means proved the other way.
+const INF: u32 = 1 << 30;
+/// Remaining depth "unlimited".
+const REM_INF: u16 = u16::MAX;
+/// `Entry::proof` when no proof is known.
+const NO_PROOF: u16 = u16::MAX;
+/// `Entry::dis` for a disproof that holds at every depth.
+const DIS_ALL: u16 = u16::MAX;
+
+/// Flags of a disproof: what it relies on besides the rules.
+const F_DEPTH: u8 = 1; // the depth limit (holds for that depth or less)
+const F_REP: u8 = 2; // a repetition on the current path
+const F_CUT: u8 = 4; // a path longer than MAX_PLY
+const PATH_DEPENDENT: u8 = F_REP | F_CUT;
+
+const PATH_SEED: u64 = 0x6a09_e667_f3bc_c908;
+
+#[inline(always)]
+fn path_hash(ph: u64, key: u64) -> u64 {
+    (ph ^ key)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .rotate_left(29)
+}
+
+/// `Val::rep` of a disproof that relies on no repetition.
+const NO_REP: u16 = u16::MAX;
+
+/// Proof number, disproof number, and for a proof its length (plies), for a disproof its flags
+/// and, with `F_REP`, the shallowest path index of the repeated positions it relies on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Val {
+    pn: u32,
+    dn: u32,
+    len: u16,
+    flags: u8,
+    rep: u16,
+}
+
+impl Val {
+    const fn proven(len: u16) -> Val {
+        Val {
+            pn: 0,
+            dn: INF,
+            len,
+            flags: 0,
+            rep: NO_REP,
+        }
+    }
+    const fn disproved(flags: u8) -> Val {
+        Val {
+            pn: INF,
+            dn: 0,
+            len: 0,
+            flags,
+            rep: NO_REP,
+        }
+    }
+    /// Disproved as a repetition of the position at path index `at`.
+    const fn repetition(at: u16) -> Val {
+        Val {
+            pn: INF,
+            dn: 0,
+            len: 0,
+            flags: F_REP,
+            rep: at,
+        }
+    }
+    const fn open(pn: u32, dn: u32) -> Val {
+        Val {
+            pn,
+            dn,
+            len: 0,
+            flags: 0,
+            rep: NO_REP,
+        }
+    }
+    /// A disproof relying on both disproofs `self` and `o` (an OR node's).
+    fn and_also(self, o: Val) -> Val {
+        Val {
+            flags: self.flags | o.flags,
+            rep: self.rep.min(o.rep),
+            ..self
+        }
+    }
+    /// Of two disproofs, the one that holds more widely (an AND node's choice).
+    fn wider(self, o: Val) -> Val {
+        let rank = |v: Val| {
+            (
+                v.flags & PATH_DEPENDENT != 0,
+                v.flags & F_CUT != 0,
+                std::cmp::Reverse(v.rep),
+                v.flags,
+            )
+        };
+        if rank(o) < rank(self) {
+            o
+        } else {
+            self
+        }
+    }
+    /// The disproof as seen at the node with path index `ply`: repetitions of that node or of
+    /// its descendants recur whatever path leads to it, so they do not make it path-dependent.
+    fn localize(self, ply: usize) -> Val {
+        if self.dn == 0
+            && self.flags & F_REP != 0
+            && self.flags & F_CUT == 0
+            && self.rep as usize >= ply
+        {
+            Val {
+                flags: self.flags & !F_REP,
+                rep: NO_REP,
+                ..self
+            }
+        } else {
+            self
+        }
+    }
+    #[inline(always)]
+    fn is_final(self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+}
+
+// ------------------------------------------------------------------ transposition table
+
+/// What the table knows a position by: a key of the board and side to move, and both hands
+/// (one 4-bit count per kind, sente's in bits 0..20, gote's in bits 32..52).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ident {
+    board: u64,
+    hands: u64,
+}
+
+/// The guard bits of packed hand counts.
+const HAND_GUARD: u64 = 0x8_8888;
+
+impl Ident {
+    fn of(pos: &Position) -> Ident {
+        let mut board = pos.key();
+        let mut hands = 0u64;
+        for c in Color::BOTH {
+            let h = pos.hand(c);
+            for kind in PieceKind::HAND {
+                let n = h.count(kind);
+                for i in 1..=n {
+                    board ^= zobrist::hand(c, kind, i);
+                }
+                hands |= (n.min(7) as u64) << (4 * kind.index() + 32 * c.index());
+            }
+        }
+        Ident { board, hands }
+    }
+}
+
+/// Every count of the packed hand `a` is at least that of `b`.
+#[inline(always)]
+fn hand_covers(a: u64, b: u64) -> bool {
+    ((a | HAND_GUARD) - b) & HAND_GUARD == HAND_GUARD
+}
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    board: u64,
+    hands: u64,
+    /// Path hash of a path-dependent disproof held in `pn`/`dn`.
+    path: u64,
+    /// Working numbers (or a path-dependent disproof), for remaining depth `rem`.
+    pn: u32,
+    dn: u32,
+    /// Nodes spent under this entry (replacement priority).
+    amount: u32,
+    rem: u16,
+    /// `Val::rep` of a path-dependent disproof held in `pn`/`dn`.
+    rep: u16,
+    /// Shortest known mate length, valid for any path and any remaining depth >= it.
+    proof: u16,
+    /// No mate within `dis - 1` plies (`DIS_ALL`: no mate at all; 0: nothing known).
+    dis: u16,
+    flags: u8,
+    generation: u8,
+}
+
+impl Entry {
+    #[inline(always)]
+    fn proof_for(&self, rem: u16) -> Option<Val> {
+        (self.proof != NO_PROOF && self.proof <= rem).then(|| Val::proven(self.proof))
+    }
+    #[inline(always)]
+    fn disproof_for(&self, rem: u16) -> Option<Val> {
+        if self.dis == DIS_ALL {
+            Some(Val::disproved(0))
+        } else if rem < self.dis {
+            Some(Val::disproved(F_DEPTH))
+        } else {
+            None
+        }
+    }
+}
+
+/// Entries per bucket; all hands of one board share a bucket.
+const BUCKET: usize = 8;
+
+struct Table {
+    entries: Vec<Entry>,
+    /// Number of buckets minus one (a power of two minus one).
+    mask: usize,
+    generation: u8,
+    /// Hand domination: with the same board, a proof holds when the attacker has at least the
+    /// same in hand and the defender at most the same, and a disproof the other way round.
+    dominance: bool,
+    /// Shift of the attacker's hand in `Ident::hands`.
+    attacker_shift: u32,
+}
+
+enum Probe {
+    Hit(Val),
+    /// Nothing usable; `seen` when the position has an entry at all.
+    Miss {
+        seen: bool,
+    },
+}
+
+impl Table {
+    fn new(mb: usize) -> Table {
+        let bytes = mb.max(1).saturating_mul(1 << 20);
+        let want = (bytes / (std::mem::size_of::<Entry>() * BUCKET)).max(1);
+        let buckets = 1usize << (usize::BITS - 1 - want.leading_zeros());
+        Table {
+            entries: vec![Entry::default(); buckets * BUCKET],
+            mask: buckets - 1,
+            generation: 0,
+            dominance: true,
+            attacker_shift: 0,
+        }
+    }
+
+    /// Forgets everything (cheaply, by generation).
+    fn new_search(&mut self, attacker: Color, dominance: bool) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.entries.fill(Entry::default());
+            self.generation = 1;
+        }
+        self.attacker_shift = 32 * attacker.index() as u32;
+        self.dominance = dominance;
+    }
+
+    #[inline(always)]
+    fn bucket(&self, board: u64) -> std::ops::Range<usize> {
+        let b = (board as usize & self.mask) * BUCKET;
+        b..b + BUCKET
+    }
+
+    /// The entries of the same board and side to move.
+    #[inline(always)]
+    fn same_board(&self, id: Ident) -> impl Iterator<Item = &Entry> {
+        let generation = self.generation;
+        self.entries[self.bucket(id.board)]
+            .iter()
+            .filter(move |e| e.generation == generation && e.board == id.board)
+    }
+
+    /// (attacker's hand, defender's hand), packed.
+    #[inline(always)]
+    fn split(&self, hands: u64) -> (u64, u64) {
+        let a = (hands >> self.attacker_shift) & 0xf_ffff;
+        let d = (hands >> (32 - self.attacker_shift)) & 0xf_ffff;
+        (a, d)
+    }
+
+    /// `e`'s proofs hold for `id` (which has at least as much for the attacker).
+    #[inline(always)]
+    fn superior(&self, id: Ident, e: &Entry) -> bool {
+        let (a, d) = self.split(id.hands);
+        let (ea, ed) = self.split(e.hands);
+        hand_covers(a, ea) && hand_covers(ed, d)
+    }
+
+    #[inline(always)]
+    fn inferior(&self, id: Ident, e: &Entry) -> bool {
+        let (a, d) = self.split(id.hands);
+        let (ea, ed) = self.split(e.hands);
+        hand_covers(ea, a) && hand_covers(d, ed)
+    }
+
+    /// The numbers of `id` at remaining depth `rem` on the path with hash `ph`.
+    #[inline]
+    fn probe(&self, id: Ident, rem: u16, ph: u64) -> Probe {
+        let mut exact = None;
+        let mut seen = false;
+        for e in self.same_board(id) {
+            if e.hands == id.hands {
+                seen = true;
+                if let Some(v) = e.proof_for(rem).or_else(|| e.disproof_for(rem)) {
+                    return Probe::Hit(v);
+                }
+                exact = Some(e);
+            } else if self.dominance {
+                if let Some(v) = e.proof_for(rem) {
+                    if self.superior(id, e) {
+                        return Probe::Hit(v);
+                    }
+                }
+                if let Some(v) = e.disproof_for(rem) {
+                    if self.inferior(id, e) {
+                        return Probe::Hit(v);
+                    }
+                }
+            }
+        }
+        if let Some(e) = exact {
+            if e.dn != 0 {
+                // Working numbers, perhaps found for another remaining depth: an estimate.
+                if e.pn != 0 {
+                    return Probe::Hit(Val::open(e.pn, e.dn));
+                }
+            } else if e.pn != 0 && e.rem == rem && e.path == ph {
+                return Probe::Hit(Val {
+                    rep: e.rep,
+                    ..Val::disproved(e.flags)
+                });
+            }
+        }
+        Probe::Miss { seen }
+    }
+
+    /// The shortest known mate length of `id`.
+    fn proof_len(&self, id: Ident) -> Option<u16> {
+        self.same_board(id)
+            .filter(|e| e.proof != NO_PROOF)
+            .filter(|e| e.hands == id.hands || (self.dominance && self.superior(id, e)))
+            .map(|e| e.proof)
+            .min()
+    }
+
+    /// Known (path-independently) to have no mate within `rem` plies.
+    fn no_mate_within(&self, id: Ident, rem: u16) -> bool {
+        self.same_board(id).any(|e| {
+            e.disproof_for(rem).is_some()
+                && (e.hands == id.hands || (self.dominance && self.inferior(id, e)))
+        })
+    }
+
+    fn store(&mut self, id: Ident, rem: u16, ph: u64, v: Val, amount: u32) {
+        let generation = self.generation;
+        let range = self.bucket(id.board);
+        let bucket = &mut self.entries[range];
+        let idx = match bucket
+            .iter()
+            .position(|e| e.generation == generation && e.board == id.board && e.hands == id.hands)
+        {
+            Some(i) => i,
+            None => {
+                let i = bucket
+                    .iter()
+                    .position(|e| e.generation != generation)
+                    .unwrap_or_else(|| {
+                        let mut best = 0;
+                        for (i, e) in bucket.iter().enumerate() {
+                            if e.amount < bucket[best].amount {
+                                best = i;
+                            }
+                        }
+                        best
+                    });
+                bucket[i] = Entry {
+                    board: id.board,
+                    hands: id.hands,
+                    generation,
+                    proof: NO_PROOF,
+                    ..Entry::default()
+                };
+                i
+            }
+        };
+        let e = &mut bucket[idx];
+        e.amount = e.amount.max(amount);
+        if v.pn == 0 {
+            e.proof = e.proof.min(v.len);
+        } else if v.dn == 0 {
+            if v.flags & PATH_DEPENDENT != 0 {
+                e.pn = INF;
+                e.dn = 0;
+                e.rem = rem;
+                e.path = ph;
+                e.flags = v.flags;
+                e.rep = v.rep;
+            } else if v.flags & F_DEPTH != 0 {
+                // (A depth-limited disproof never arises without a depth limit.)
+                if rem != REM_INF && e.dis != DIS_ALL {
+                    e.dis = e.dis.max(rem + 1);
+                }
+            } else {
+                e.dis = DIS_ALL;
+            }
+        } else {
+            e.pn = v.pn;
+            e.dn = v.dn;
+            e.rem = rem;
+            e.path = ph;
+            e.flags = 0;
+        }
+    }
+}
+
+// ------------------------------------------------------------------ public API
+
+/// A df-pn mate solver with its own transposition table.
+pub struct MateSolver {
+    table: Table,
+    nodes: u64,
+}
+
+impl MateSolver {
+    /// A solver whose table takes about `tt_mb` MiB (at least 1).
+    pub fn new(tt_mb: usize) -> MateSolver {
+        MateSolver {
+            table: Table::new(tt_mb),
+            nodes: 0,
+        }
+    }
+
+    /// Solve for the side to move of `history.last()`; `history` is the game so far (oldest
+    /// first, for repetition). Returns the shortest mate with the longest defence when it
+    /// finishes in time, `NoMate` when the root is disproved, `Timeout` when a limit or `stop`
+    /// hits before anything is proved.
+    pub fn solve(
+        &mut self,
+        history: &[Position],
+        limits: &MateLimits,
+        stop: &AtomicBool,
+    ) -> MateResult {
+        self.nodes = 0;
+        let Some(root) = history.last() else {
+            return MateResult::NoMate;
+        };
+        let mut counts: HashMap<u64, u32> = HashMap::new();
+        for p in history {
+            *counts.entry(p.key()).or_default() += 1;
+        }
+        let banned: HashSet<u64> = counts
+            .into_iter()
+            .filter(|&(_, n)| n >= 3)
+            .map(|(k, _)| k)
+            .collect();
+        // Domination would carry results to positions of other hands, which the history may
+        // forbid; without such positions it is sound.
+        self.table
+            .new_search(root.side_to_move(), banned.is_empty());
+        let root = *root;
+        let limits = *limits;
+        let table = &mut self.table;
+        let job = move || {
+            let mut s = Search {
+                tt: table,
+                stop,
+                limits,
+                nodes: 0,
+                aborted: false,
+                attacker: root.side_to_move(),
+                path: Vec::with_capacity(64),
+                banned,
+            };
+            let r = s.run(&root);
+            (r, s.nodes)
+        };
+        let (result, nodes) = std::thread::scope(|scope| {
+            let handle = std::thread::Builder::new()
+                .name("mate".into())
+                .stack_size(STACK_BYTES)
+                .spawn_scoped(scope, job);
+            match handle {
+                Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                Err(e) => panic!("cannot start the mate search thread: {e}"),
+            }
+        });
+        self.nodes = nodes;
+        if let MateResult::Mate(line) = &result {
+            debug_assert!(
+                check_mate_line(&root, line).is_ok(),
+                "bad mate line for {root}: {:?}",
+                check_mate_line(&root, line)
+            );
+        }
+        result
+    }
+
+    /// Nodes searched by the last `solve`.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+}
+
+/// A mate in one for the side to move, if any (never a pawn-drop mate: that is not a legal
+/// move). Fast enough for the main search.
+pub fn mate_in_one(pos: &Position) -> Option<Move> {
+    mate1(pos).0
+}
+
+/// A mate in one, and the number of checking moves (counted up to the mate, if one is found).
+fn mate1(pos: &Position) -> (Option<Move>, u32) {
+    if pos.king_square(!pos.side_to_move()).is_none() {
+        return (None, 0);
+    }
+    let mut list = MoveList::new();
+    generate(pos, ALL, &mut list);
+    let mut n = 0;
+    for &m in list.iter() {
+        if gives_check(pos, m) {
+            n += 1;
+            if count_legal(&pos.after(m)) == 0 {
+                return (Some(m), n);
+            }
+        }
+    }
+    (None, n)
+}
+
+/// Checks that `line` is a mate from `pos`: every move legal, the attacker's moves (even
+/// indices) all give check, odd length, and the final position is checkmate.
+pub fn check_mate_line(pos: &Position, line: &[Move]) -> Result<(), String> {
+    if line.len().is_multiple_of(2) {
+        return Err(format!("even length {}", line.len()));
+    }
+    let mut p = *pos;
+    for (i, &m) in line.iter().enumerate() {
+        if !crate::movegen::is_legal(&p, m) {
+            return Err(format!("move {i} ({m}) is illegal in {p}"));
+        }
+        p.do_move(m);
+        if i % 2 == 0 && !p.in_check() {
+            return Err(format!("move {i} ({m}) does not give check"));
+        }
+    }
+    if count_legal(&p) != 0 {
+        return Err(format!("final position {p} is not checkmate"));
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------------ the search
+
+struct Kid {
+    pos: Position,
+    id: Ident,
+    ph: u64,
+    /// A final result, known for this path.
+    fin: Option<Val>,
+    /// The last numbers the child's own search returned (if the table loses them).
+    last: Option<Val>,
+    init: Val,
+}
+
+struct Search<'a> {
+    tt: &'a mut Table,
+    stop: &'a AtomicBool,
+    limits: MateLimits,
+    nodes: u64,
+    aborted: bool,
+    attacker: Color,
+    /// Keys of the positions from the root to the current node.
+    path: Vec<u64>,
+    /// Positions that already occurred three times in the game.
+    banned: HashSet<u64>,
+}
+
+impl Search<'_> {
+    fn run(&mut self, root: &Position) -> MateResult {
+        self.path.clear();
+        self.path.push(root.key());
+        let ph = path_hash(PATH_SEED, root.key());
+        let Some(first) = self.prove(root, ph, REM_INF) else {
+            return MateResult::Timeout;
+        };
+        if first.dn == 0 {
+            return if first.flags & F_CUT != 0 {
+                MateResult::Timeout
+            } else {
+                MateResult::NoMate
+            };
+        }
+        let mut upper = first.len;
+        let fallback = self.line(root, ph, upper, false);
+        let mut exact = true;
+        while exact && upper >= 3 {
+            match self.prove(root, ph, upper - 2) {
+                None => {
+                    exact = false;
+                    break;
+                }
+                Some(v) if v.pn == 0 => {
+                    debug_assert!(v.len <= upper - 2);
+                    upper = v.len;
+                }
+                Some(_) => break,
+            }
+        }
+        if exact {
+            if let Some(line) = self.line(root, ph, upper, true) {
+                return MateResult::Mate(line);
+            }
+        }
+        // Out of time: a line from what the table holds, the shorter the better.
+        let shorter = self.line(root, ph, upper, false);
+        match (shorter, fallback) {
+            (Some(a), Some(b)) => MateResult::Mate(if a.len() <= b.len() { a } else { b }),
+            (Some(a), None) | (None, Some(a)) => MateResult::Mate(a),
+            (None, None) => MateResult::Timeout,
+        }
+    }
+
+    fn poll(&mut self) {
+        if let Some(max) = self.limits.max_nodes {
+            if self.nodes >= max {
+                self.aborted = true;
+            }
+        }
+        if self.nodes & 1023 == 1 {
+            if self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+            if let Some(d) = self.limits.deadline {
+                if Instant::now() >= d {
+                    self.aborted = true;
+                }
+            }
+        }
+    }
+
+    /// Searches `pos` (whose key is on top of `self.path`) to a final result; `None` if a
+    /// limit hit first (or had hit before).
+    fn prove(&mut self, pos: &Position, ph: u64, rem: u16) -> Option<Val> {
+        if self.aborted {
+            return None;
+        }
+        // A final value is sound even when a limit cut the search short.
+        let v = self.mid(pos, rem, ph, INF, INF);
+        v.is_final().then_some(v)
+    }
+
+    fn kid(&self, pos: Position, ph: u64, init: Val) -> Kid {
+        let key = pos.key();
+        let fin = if let Some(i) = self.path.iter().position(|&k| k == key) {
+            Some(Val::repetition(i as u16))
+        } else if self.banned.contains(&key) {
+            Some(Val::disproved(0))
+        } else {
+            None
+        };
+        Kid {
+            id: Ident::of(&pos),
+            pos,
+            ph: path_hash(ph, key),
+            fin,
+            last: None,
+            init,
+        }
+    }
+
+    /// The children of a node, or its value when that is clear at once.
+    #[inline(never)]
+    fn expand(&mut self, pos: &Position, rem: u16, ph: u64, or: bool) -> Result<Vec<Kid>, Val> {
+        let mut list = MoveList::new();
+        generate(pos, ALL, &mut list);
+        let child_rem = if rem == REM_INF {
+            REM_INF
+        } else {
+            rem.saturating_sub(1)
+        };
+        if or {
+            let mut kids = Vec::new();
+            let mut any_check = false;
+            for &m in list.iter() {
+                if !gives_check(pos, m) {
+                    continue;
+                }
+                any_check = true;
+                let child = pos.after(m);
+                let n = count_legal(&child);
+                if n == 0 {
+                    return Err(Val::proven(1));
+                }
+                if rem > 1 {
+                    kids.push(self.kid(child, ph, Val::open(n as u32, 1)));
+                }
+            }
+            if !any_check {
+                return Err(Val::disproved(0));
+            }
+            if rem <= 1 {
+                return Err(Val::disproved(F_DEPTH));
+            }
+            Ok(kids)
+        } else {
+            if list.is_empty() {
+                return Err(Val::proven(0));
+            }
+            if rem <= 1 {
+                return Err(Val::disproved(F_DEPTH));
+            }
+            let mut kids = Vec::with_capacity(list.len());
+            let mut refuted: Option<Val> = None;
+            let ply = self.path.len() - 1;
+            for &m in list.iter() {
+                let child = pos.after(m);
+                let mut kid = self.kid(child, ph, Val::open(1, 1));
+                if kid.fin.is_none() {
+                    match self.tt.probe(kid.id, child_rem, kid.ph) {
+                        Probe::Hit(v) => {
+                            if v.is_final() {
+                                kid.fin = Some(v);
+                            }
+                        }
+                        Probe::Miss { seen: true } => {}
+                        Probe::Miss { seen: false } => {
+                            let (mate, checks) = mate1(&child);
+                            let v = if mate.is_some() {
+                                Val::proven(1)
+                            } else if checks == 0 {
+                                Val::disproved(0)
+                            } else {
+                                Val::disproved(F_DEPTH)
+                            };
+                            // "No mate in one" is a depth-1 disproof.
+                            self.tt.store(kid.id, 1, kid.ph, v, 1);
+                            if v.pn == 0 || v.flags == 0 || child_rem <= 1 {
+                                kid.fin = Some(v);
+                            } else {
+                                kid.init = Val::open(1, checks);
+                            }
+                        }
+                    }
+                }
+                if let Some(v) = kid.fin {
+                    if v.dn == 0 {
+                        let v = v.localize(ply);
+                        if v.flags == 0 {
+                            return Err(v);
+                        }
+                        refuted = Some(refuted.map_or(v, |r| r.wider(v)));
+                    }
+                }
+                kids.push(kid);
+            }
+            if let Some(v) = refuted {
+                return Err(v);
+            }
+            Ok(kids)
+        }
+    }
+
+    /// The node's numbers from its children's, the child to search next and its thresholds.
+    fn gather(
+        &self,
+        ply: usize,
+        kids: &mut [Kid],
+        or: bool,
+        child_rem: u16,
+        th_pn: u32,
+        th_dn: u32,
+    ) -> (Val, usize, u32, u32) {
+        let mut best = 0;
+        let (mut m1, mut m2) = (u32::MAX, u32::MAX);
+        let mut best_other = 0;
+        let mut sum: u64 = 0;
+        let mut len: u16 = if or { u16::MAX } else { 0 };
+        let mut or_dis = Val::disproved(0);
+        let mut and_dis: Option<Val> = None;
+        for (i, k) in kids.iter_mut().enumerate() {
+            let v = match k.fin {
+                Some(v) => v,
+                None => match self.tt.probe(k.id, child_rem, k.ph) {
+                    Probe::Hit(v) => {
+                        if v.is_final() {
+                            k.fin = Some(v);
+                        }
+                        v
+                    }
+                    Probe::Miss { .. } => k.last.unwrap_or(k.init),
+                },
+            };
+            let (sel, other) = if or { (v.pn, v.dn) } else { (v.dn, v.pn) };
+            if or {
+                if v.pn == 0 {
+                    len = len.min(v.len);
+                }
+                if v.dn == 0 {
+                    or_dis = or_dis.and_also(v);
+                }
+            } else {
+                if v.pn == 0 {
+                    len = len.max(v.len);
+                }
+                if v.dn == 0 {
+                    and_dis = Some(and_dis.map_or(v, |d| d.wider(v)));
+                }
+            }
+            sum += other as u64;
+            if sel < m1 {
+                m2 = m1;
+                m1 = sel;
+                best = i;
+                best_other = other;
+            } else if sel < m2 {
+                m2 = sel;
+            }
+        }
+        if m1 == 0 {
+            let v = if or {
+                Val::proven(len + 1)
+            } else {
+                and_dis.unwrap_or(Val::disproved(0)).localize(ply)
+            };
+            return (v, best, 0, 0);
+        }
+        if sum == 0 {
+            let v = if or {
+                or_dis.localize(ply)
+            } else {
+                Val::proven(len + 1)
+            };
+            return (v, best, 0, 0);
+        }
+        let total = sum.min(INF as u64 - 1) as u32;
+        let v = if or {
+            Val::open(m1, total)
+        } else {
+            Val::open(total, m1)
+        };
+        let (th_sel, th_other) = if or { (th_pn, th_dn) } else { (th_dn, th_pn) };
+        let m2 = m2.min(INF);
+        let c_sel = if m2 >= INF {
+            th_sel
+        } else {
+            th_sel.min(m2 + m2 / 2 + 1)
+        };
+        let c_other =
+            (th_other.saturating_sub(total) as u64 + best_other as u64).min(INF as u64) as u32;
+        if or {
+            (v, best, c_sel, c_other)
+        } else {
+            (v, best, c_other, c_sel)
+        }
+    }
+
+    /// Multiple-iterative-deepening step of df-pn: searches `pos` until its proof number
+    /// reaches `th_pn` or its disproof number `th_dn` (or it is resolved, or a limit hits).
+    fn mid(&mut self, pos: &Position, rem: u16, ph: u64, th_pn: u32, th_dn: u32) -> Val {
+        let start = self.nodes;
+        self.nodes += 1;
+        self.poll();
+        if self.path.len() > MAX_PLY {
+            return Val::disproved(F_CUT);
+        }
+        let id = Ident::of(pos);
+        let or = pos.side_to_move() == self.attacker;
+        let mut kids = match self.expand(pos, rem, ph, or) {
+            Ok(k) => k,
+            Err(v) => {
+                self.tt.store(id, rem, ph, v, 1);
+                return v;
+            }
+        };
+        let child_rem = if rem == REM_INF { REM_INF } else { rem - 1 };
+        loop {
+            let ply = self.path.len() - 1;
+            let (v, best, c_pn, c_dn) = self.gather(ply, &mut kids, or, child_rem, th_pn, th_dn);
+            if v.is_final() || v.pn >= th_pn || v.dn >= th_dn || self.aborted {
+                let amount = (self.nodes - start).min(u32::MAX as u64) as u32;
+                self.tt.store(id, rem, ph, v, amount);
+                return v;
+            }
+            let kid = &kids[best];
+            self.path.push(kid.pos.key());
+            let r = self.mid(&kid.pos, child_rem, kid.ph, c_pn, c_dn);
+            self.path.pop();
+            let kid = &mut kids[best];
+            if r.is_final() {
+                kid.fin = Some(r);
+            } else {
+                kid.last = Some(r);
+            }
+        }
+    }
+
+    /// A mating line of at most `len` plies from `root` (whose key is the whole of
+    /// `self.path`). `exact`: `len` is the exact minimax length, and the line is the shortest
+    /// mate against the longest defence; otherwise the line follows the proofs in the table.
+    fn line(&mut self, root: &Position, ph: u64, len: u16, exact: bool) -> Option<Vec<Move>> {
+        let base = self.path.len();
+        let r = self.line_inner(root, ph, len, exact);
+        self.path.truncate(base);
+        r
+    }
+
+    fn line_inner(
+        &mut self,
+        root: &Position,
+        mut ph: u64,
+        len: u16,
+        exact: bool,
+    ) -> Option<Vec<Move>> {
+        let mut pos = *root;
+        let mut r = len;
+        let mut line = Vec::new();
+        loop {
+            if count_legal(&pos) == 0 {
+                // Mated (the defender is in check after every attacker move).
+                return (pos.in_check() && line.len() % 2 == 1).then_some(line);
+            }
+            if r == 0 {
+                return None;
+            }
+            let or = pos.side_to_move() == self.attacker;
+            let mut list = MoveList::new();
+            generate(&pos, ALL, &mut list);
+            // (move, child, known proof length)
+            let mut cands: Vec<(Move, Position, u16)> = list
+                .iter()
+                .filter(|&&m| !or || gives_check(&pos, m))
+                .map(|&m| {
+                    let c = pos.after(m);
+                    let known = if count_legal(&c) == 0 && c.in_check() {
+                        0
+                    } else {
+                        self.tt.proof_len(Ident::of(&c)).unwrap_or(NO_PROOF)
+                    };
+                    (m, c, known)
+                })
+                .collect();
+            let chosen: Option<(Move, Position, u16)> = if or {
+                // A check whose reply is mated within r - 1: the quickest known first.
+                cands.sort_by_key(|c| c.2);
+                let mut pick = cands.iter().find(|c| c.2 < r).copied();
+                if pick.is_none() {
+                    for &(m, c, _) in &cands {
+                        let v = self.prove_child(&c, ph, r - 1)?;
+                        if v.pn == 0 {
+                            pick = Some((m, c, v.len));
+                            break;
+                        }
+                    }
+                }
+                pick
+            } else if exact {
+                // A reply that is not mated within r - 3: the defender's longest resistance.
+                cands.sort_by_key(|c| std::cmp::Reverse(c.2));
+                let mut pick = None;
+                if r < 3 {
+                    pick = cands.first().copied();
+                } else {
+                    let target = r - 3;
+                    for &(m, c, known) in &cands {
+                        if known <= target {
+                            continue;
+                        }
+                        if self.tt.no_mate_within(Ident::of(&c), target) {
+                            pick = Some((m, c, r - 1));
+                            break;
+                        }
+                        let v = self.prove_child(&c, ph, target)?;
+                        if v.dn == 0 {
+                            pick = Some((m, c, r - 1));
+                            break;
+                        }
+                    }
+                }
+                pick
+            } else {
+                // Every reply is mated within r - 1; follow the longest known proof.
+                let mut pick: Option<(Move, Position, u16)> = None;
+                for &(m, c, known) in &cands {
+                    let l = if known < r {
+                        known
+                    } else {
+                        let v = self.prove_child(&c, ph, r - 1)?;
+                        if v.pn != 0 {
+                            return None;
+                        }
+                        v.len
+                    };
+                    if pick.is_none_or(|p| l > p.2) {
+                        pick = Some((m, c, l));
+                    }
+                }
+                pick
+            };
+            let (m, c, l) = chosen?;
+            line.push(m);
+            self.path.push(c.key());
+            ph = path_hash(ph, c.key());
+            pos = c;
+            r = if exact { r - 1 } else { l.min(r - 1) };
+        }
+    }
+
+    /// Proves or disproves `child` (a child of the node at the top of `self.path`) within
+    /// `rem` plies; `None` if a limit hit.
+    fn prove_child(&mut self, child: &Position, ph: u64, rem: u16) -> Option<Val> {
+        let key = child.key();
+        self.path.push(key);
+        let v = self.prove(child, path_hash(ph, key), rem);
+        self.path.pop();
+        v
+    }
+}

@@ -48,3 +48,25 @@ pub const CHECK_EXTENSION: bool = true;
 /// Quiescence search also tries safe quiet checks (moves and drops) in its first
 /// `QS_CHECK_PLIES` plies.
 pub const QS_CHECK_PLIES: i32 = 1;
+
+/// Skill levels (`SkillLevel`, or `USI_LimitStrength` with `USI_Strength`): 0 is the weakest,
+/// `SKILL_FULL` the normal search. See `docs/skill.md` for the mapping and its rationale.
+pub const SKILL_FULL: u8 = 20;
+/// Deepest iteration per level 0 ..= 19.
+pub const SKILL_DEPTH: [i32; 20] = [
+    1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 10, 11, 12,
+];
+/// Node budget per level: no iteration starts after this many nodes (about 200 * 1.5^level).
+pub const SKILL_NODES: [u64; 20] = [
+    200, 300, 450, 700, 1_000, 1_500, 2_200, 3_300, 5_000, 7_500, 11_000, 17_000, 25_000, 38_000,
+    57_000, 85_000, 130_000, 190_000, 290_000, 430_000,
+];
+/// Lines searched below full skill; the move played is picked among them.
+pub const SKILL_MULTIPV: usize = 4;
+/// Largest score loss (evaluation units) a picked move may have against the best line:
+/// base + per level below 19.
+pub const SKILL_LOSS_BASE: i32 = 60;
+pub const SKILL_LOSS_PER_LEVEL: i32 = 30;
+/// Softmax temperature of the pick (evaluation units): base + per level below 19.
+pub const SKILL_TEMPERATURE_BASE: i32 = 15;
+pub const SKILL_TEMPERATURE_PER_LEVEL: i32 = 12;

@@ -13,7 +13,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::eval::{capture_value, evaluate};
-use crate::game::SennichiteRule;
+use crate::game::{repetition_loser, SennichiteRule};
 use crate::movegen::{self, gives_check, legal_moves, MoveList, NOISY};
 use crate::params::*;
 use crate::position::Position;
@@ -24,20 +24,28 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Stack size of every search thread (the search recurses up to `MAX_PLY` deep).
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+
 pub const MATE: i32 = 32000;
 pub const MATE_BOUND: i32 = MATE - 512;
 pub const INFINITY: i32 = 32500;
 pub const REPETITION_WIN: i32 = 20000;
 pub const MAX_PLY: usize = 128;
 
-/// State shared between the USI thread and the search thread.
+/// State shared between the USI thread and the search threads.
 #[derive(Default)]
 pub struct Shared {
+    /// Ends the search of every thread. Cleared by the caller before a search (the USI loop does
+    /// it in `go`); a search with helper threads sets it itself once the main thread is done.
     pub stop: AtomicBool,
     /// True while pondering (time limits do not apply until `ponderhit`).
     pub pondering: AtomicBool,
     /// Milliseconds after the search start at which `ponderhit` came (the clock starts then).
     pub ponderhit_ms: AtomicU64,
+    /// Nodes of all threads in the current search; each thread adds its own count every 1024
+    /// nodes (and when it ends). Reset at the start of every search.
+    pub nodes: AtomicU64,
 }
 
 /// Options that shape a search.
@@ -48,6 +56,9 @@ pub struct SearchConfig {
     pub move_overhead: u64,
     /// Print `info` lines (off for bench and tests that do not read them).
     pub verbose: bool,
+    /// Playing strength, 0 ..= `SKILL_FULL` (see [`SkillLimits`]); `SKILL_FULL` is the normal
+    /// search, untouched.
+    pub skill_level: u8,
 }
 
 impl Default for SearchConfig {
@@ -57,6 +68,7 @@ impl Default for SearchConfig {
             sennichite: SennichiteRule::Draw,
             move_overhead: 50,
             verbose: true,
+            skill_level: SKILL_FULL,
         }
     }
 }
@@ -114,6 +126,10 @@ pub struct Searcher {
     lmr: Box<[[i32; 64]; 64]>,
     /// Root moves excluded at this multipv pass.
     excluded: Vec<Move>,
+    /// Part of `nodes` already added to `Shared::nodes`.
+    flushed: u64,
+    /// Skill-level picks made since the last `clear`: mixed into the seed of the next one.
+    skill_picks: u64,
 }
 
 fn is_mate_score(s: i32) -> bool {
@@ -152,6 +168,114 @@ pub fn format_score(s: i32) -> String {
     }
 }
 
+/// Sets `Shared::stop` when dropped.
+struct StopOnDrop(Arc<Shared>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Whether Lazy SMP helper `thread` (1, 2, ...) skips iteration `depth`: the helpers are
+/// spread over the depths in blocks (Stockfish's skip blocks), so that they are not all on the
+/// main thread's iteration and fill the table ahead of it. Helper 1 searches the even depths,
+/// helper 2 the odd ones, helpers 3 to 6 two-depth blocks at four phases, and so on.
+pub fn helper_skips(thread: usize, depth: i32) -> bool {
+    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    if thread == 0 {
+        return false;
+    }
+    let i = (thread - 1) % 20;
+    ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
+}
+
+/// What a skill level below `SKILL_FULL` allows (see `docs/skill.md`): the search stops after
+/// the iteration at `depth`, or after the first complete iteration that has used `nodes`;
+/// `multipv` lines are searched and one of them is picked at random, never one that scores
+/// more than `max_loss` below the best, with a probability proportional to
+/// `exp(-(best - score) / temperature)`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SkillLimits {
+    pub depth: i32,
+    pub nodes: u64,
+    pub multipv: usize,
+    pub max_loss: i32,
+    pub temperature: i32,
+}
+
+impl SkillLimits {
+    /// The limits of `level` (values above `SKILL_FULL - 1` give those of `SKILL_FULL - 1`).
+    pub fn for_level(level: u8) -> SkillLimits {
+        let l = (level as usize).min(SKILL_FULL as usize - 1);
+        let weakness = (SKILL_FULL as i32 - 1) - l as i32;
+        SkillLimits {
+            depth: SKILL_DEPTH[l],
+            nodes: SKILL_NODES[l],
+            multipv: SKILL_MULTIPV,
+            max_loss: SKILL_LOSS_BASE + SKILL_LOSS_PER_LEVEL * weakness,
+            temperature: SKILL_TEMPERATURE_BASE + SKILL_TEMPERATURE_PER_LEVEL * weakness,
+        }
+    }
+}
+
+/// The skill level of a USI strength grade: -20 ..= -1 are 20 kyu .. 1 kyu (0 reads as 1
+/// kyu), 1 ..= 5 are 1 .. 5 dan; values outside clamp. The 25 grades spread evenly over the
+/// levels 0 ..= `SKILL_FULL - 1` (full strength is not a grade).
+pub fn strength_to_skill_level(strength: i32) -> u8 {
+    let s = strength.clamp(-20, 5);
+    let grade = if s <= 0 { 20 + s.min(-1) } else { 19 + s }; // 0 ..= 24
+    let top = SKILL_FULL as i32 - 1;
+    ((grade * top + 12) / 24) as u8
+}
+
+/// SplitMix64: the skill level's random numbers (a pure function of the seed).
+pub fn splitmix64(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The index of the move played at `level` among root moves scored `scores` (the lines of a
+/// MultiPV search, any order): moves more than `max_loss` below the best are never chosen; the
+/// others with probability proportional to `exp(-(best - score) / temperature)`, drawn from
+/// `seed`. Equal inputs give equal picks.
+pub fn skill_pick(scores: &[i32], level: u8, seed: u64) -> usize {
+    let Some(&top) = scores.iter().max() else {
+        return 0;
+    };
+    let limits = SkillLimits::for_level(level);
+    let weights: Vec<f64> = scores
+        .iter()
+        .map(|&s| {
+            let loss = (top - s) as f64;
+            if loss > limits.max_loss as f64 {
+                0.0
+            } else {
+                (-loss / limits.temperature.max(1) as f64).exp()
+            }
+        })
+        .collect();
+    let total: f64 = weights.iter().sum();
+    // 53 random bits as a fraction in [0, 1).
+    let r = (splitmix64(seed) >> 11) as f64 / (1u64 << 53) as f64 * total;
+    let mut acc = 0.0;
+    let mut last = 0;
+    for (i, &w) in weights.iter().enumerate() {
+        if w == 0.0 {
+            continue;
+        }
+        acc += w;
+        last = i;
+        if r < acc {
+            return i;
+        }
+    }
+    last
+}
+
 impl Searcher {
     pub fn new(tt: Arc<TranspositionTable>, shared: Arc<Shared>, output: Output) -> Searcher {
         let mut lmr = Box::new([[0i32; 64]; 64]);
@@ -183,6 +307,8 @@ impl Searcher {
             stopped: false,
             lmr,
             excluded: Vec::new(),
+            flushed: 0,
+            skill_picks: 0,
         }
     }
 
@@ -195,6 +321,7 @@ impl Searcher {
         *self.history = [[[0; 25]; 15]; 2];
         *self.counter = [[[Move::NONE; 25]; 15]; 2];
         self.killers = [[Move::NONE; 2]; MAX_PLY + 1];
+        self.skill_picks = 0;
     }
 
     fn say(&self, line: &str) {
@@ -211,13 +338,29 @@ impl Searcher {
         self.elapsed().saturating_sub(Duration::from_millis(hit))
     }
 
+    /// Adds the nodes not yet counted to `Shared::nodes`.
+    fn flush_nodes(&mut self) {
+        let new = self.nodes - self.flushed;
+        if new > 0 {
+            self.shared.nodes.fetch_add(new, Ordering::Relaxed);
+            self.flushed = self.nodes;
+        }
+    }
+
+    /// Nodes of all threads so far (with one thread, exactly `self.nodes`).
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + (self.nodes - self.flushed)
+    }
+
     fn check_stop(&mut self) {
+        self.flush_nodes();
         if self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
             return;
         }
         if let Some(n) = self.node_limit {
-            if self.nodes >= n {
+            // All threads' nodes; with one thread this is `self.nodes`, just flushed.
+            if self.shared.nodes.load(Ordering::Relaxed) >= n {
                 self.stopped = true;
                 return;
             }
@@ -230,7 +373,9 @@ impl Searcher {
     }
 
     /// Searches `history.last()` (the positions of the game so far, oldest first) within
-    /// `limits`. `searchmoves`, when not empty, restricts the root moves.
+    /// `limits` on this thread alone. `searchmoves`, when not empty, restricts the root moves.
+    /// With `infinite` or `ponder` limits the call returns only after `stop` (or `ponderhit`
+    /// for ponder) even when the search ends earlier.
     pub fn think(
         &mut self,
         history: &[Position],
@@ -238,11 +383,100 @@ impl Searcher {
         searchmoves: &[Move],
         config: &SearchConfig,
     ) -> SearchResult {
+        self.think_with_helpers(&mut [], history, limits, searchmoves, config)
+    }
+
+    /// [`Searcher::think`] with Lazy SMP: every searcher in `helpers` runs the same iterative
+    /// deepening on its own thread, sharing only the transposition table (which must be this
+    /// searcher's) and `Shared`. Helpers skip depths (see [`helper_skips`]), print nothing and
+    /// obey no limit but `Shared::stop`; this (main) searcher reports, keeps the clock and
+    /// decides. When it is done it sets `Shared::stop` and waits for the helpers. The result is
+    /// the main thread's, with `nodes` counting all threads. Below full skill the helpers are
+    /// not used (a weakened search stays single-threaded and reproducible).
+    pub fn think_with_helpers(
+        &mut self,
+        helpers: &mut [Searcher],
+        history: &[Position],
+        limits: &Limits,
+        searchmoves: &[Move],
+        config: &SearchConfig,
+    ) -> SearchResult {
+        // Once per search, not per thread: entries age by one generation per move.
+        self.tt.new_search();
+        self.shared.nodes.store(0, Ordering::SeqCst);
+        let helpers: &mut [Searcher] = if config.skill_level < SKILL_FULL {
+            &mut []
+        } else {
+            helpers
+        };
+        if helpers.is_empty() {
+            let result = self.iterate(0, history, limits, searchmoves, config);
+            self.wait_for_stop(limits);
+            return result;
+        }
+        std::thread::scope(|scope| {
+            let mut handles = Vec::with_capacity(helpers.len());
+            for (i, helper) in helpers.iter_mut().enumerate() {
+                let spawned = std::thread::Builder::new()
+                    .name(format!("helper {}", i + 1))
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        helper.iterate(i + 1, history, limits, searchmoves, config);
+                    });
+                match spawned {
+                    Ok(h) => handles.push(h),
+                    Err(e) => log::warn!("could not start helper thread {}: {e}", i + 1),
+                }
+            }
+            // Stops the helpers when the main thread is done, even by a panic.
+            let stop_helpers = StopOnDrop(self.shared.clone());
+            let mut result = self.iterate(0, history, limits, searchmoves, config);
+            self.wait_for_stop(limits);
+            drop(stop_helpers);
+            for h in handles {
+                if h.join().is_err() {
+                    log::error!("a helper search thread panicked");
+                }
+            }
+            result.nodes = self.shared.nodes.load(Ordering::SeqCst);
+            result
+        })
+    }
+
+    /// In infinite or ponder mode the answer waits for `stop` (or `ponderhit`).
+    fn wait_for_stop(&self, limits: &Limits) {
+        if limits.infinite || limits.ponder {
+            while !self.shared.stop.load(Ordering::SeqCst)
+                && (limits.infinite || self.shared.pondering.load(Ordering::SeqCst))
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+    }
+
+    /// The iterative deepening of one thread: `thread` 0 is the main thread, others are
+    /// helpers (no output, no limits but the depth, no MultiPV, skipped depths).
+    fn iterate(
+        &mut self,
+        thread: usize,
+        history: &[Position],
+        limits: &Limits,
+        searchmoves: &[Move],
+        config: &SearchConfig,
+    ) -> SearchResult {
         self.config = config.clone();
+        let helper = thread > 0;
+        if helper {
+            self.config.verbose = false;
+            self.config.multipv = 1;
+            self.config.skill_level = SKILL_FULL;
+        }
+        let skill = (self.config.skill_level < SKILL_FULL)
+            .then(|| SkillLimits::for_level(self.config.skill_level));
         self.start = Instant::now();
         self.nodes = 0;
+        self.flushed = 0;
         self.stopped = false;
-        self.tt.new_search();
         let root = *history.last().expect("a game has a position");
         self.keys = history.iter().map(|p| p.key()).collect();
         self.checks = history.iter().map(|p| p.in_check()).collect();
@@ -258,14 +492,17 @@ impl Searcher {
         }
         let us = root.side_to_move().index();
         self.plan = time::plan(limits, us, config.move_overhead);
-        if limits.infinite || limits.mate.is_some() {
+        if limits.infinite || limits.mate.is_some() || helper {
             self.plan = None;
         }
-        self.node_limit = limits.nodes;
-        let max_depth = limits
+        self.node_limit = if helper { None } else { limits.nodes };
+        let mut max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as i32 - 1)
             .clamp(1, MAX_PLY as i32 - 1);
+        if let Some(skill) = &skill {
+            max_depth = max_depth.min(skill.depth);
+        }
 
         let mut root_moves: Vec<RootMove> = legal_moves(&root)
             .iter()
@@ -283,6 +520,23 @@ impl Searcher {
         if root_moves.is_empty() {
             return result;
         }
+        // A move that ends the game at once by a repetition we lose (perpetual check, or a
+        // plain fourfold repetition under gote-wins as sente) is played only if every move
+        // does; some GUIs even call such a move illegal.
+        let mut line = history.to_vec();
+        line.push(root);
+        let us_color = root.side_to_move();
+        let losing: Vec<Move> = root_moves
+            .iter()
+            .map(|rm| rm.mv)
+            .filter(|&m| {
+                *line.last_mut().expect("pushed above") = root.after(m);
+                repetition_loser(&line, config.sennichite) == Some(us_color)
+            })
+            .collect();
+        if losing.len() < root_moves.len() {
+            root_moves.retain(|rm| !losing.contains(&rm.mv));
+        }
         // Order the first iteration by the hash move, then by a one-ply look.
         let tt_move = self.tt.probe(root.key()).map(|e| e.mv);
         for rm in root_moves.iter_mut() {
@@ -295,13 +549,23 @@ impl Searcher {
         root_moves.sort_by_key(|rm| -rm.prev_score);
         result.best = Some(root_moves[0].mv);
 
-        let multipv = config.multipv.clamp(1, root_moves.len());
+        // Below full skill, more lines are searched than reported: the candidates to pick from.
+        let reported = self.config.multipv.clamp(1, root_moves.len());
+        let multipv = match &skill {
+            Some(s) => s.multipv.max(self.config.multipv),
+            None => self.config.multipv,
+        }
+        .clamp(1, root_moves.len());
+        let mut candidates: Vec<RootMove> = Vec::new();
         let mut best_changes = 0.0f64;
         let mut last_best = root_moves[0].mv;
         let mut completed_depth = 0;
         let timed = self.plan.is_some();
 
         for depth in 1..=max_depth {
+            if helper && helper_skips(thread, depth) && depth < max_depth {
+                continue;
+            }
             for rm in root_moves.iter_mut() {
                 rm.prev_score = rm.score;
             }
@@ -342,7 +606,10 @@ impl Searcher {
                         alpha = -INFINITY;
                         beta = INFINITY;
                     }
-                    if self.config.verbose && self.elapsed() > Duration::from_millis(1000) {
+                    if self.config.verbose
+                        && pv_index < reported
+                        && self.elapsed() > Duration::from_millis(1000)
+                    {
                         self.report(&root_moves, pv_index, depth);
                     }
                 }
@@ -356,7 +623,7 @@ impl Searcher {
             }
             completed_depth = depth;
             if self.config.verbose {
-                for i in 0..multipv {
+                for i in 0..reported {
                     self.report(&root_moves, i, depth);
                 }
             }
@@ -369,6 +636,13 @@ impl Searcher {
             }
             if self.stopped {
                 break;
+            }
+            if let Some(s) = &skill {
+                // The lines of the last complete iteration are the candidates.
+                candidates = root_moves[..multipv].to_vec();
+                if self.nodes >= s.nodes {
+                    break;
+                }
             }
             // Stop early: a proven mate needs no deeper search (unless infinite/ponder).
             if timed && is_mate_score(root_moves[0].score) && depth > 8 {
@@ -386,9 +660,16 @@ impl Searcher {
                 }
             }
         }
+        self.flush_nodes();
         result.depth = completed_depth;
         result.nodes = self.nodes;
-        let best = &root_moves[0];
+        let mut best = &root_moves[0];
+        if skill.is_some() && !candidates.is_empty() {
+            let scores: Vec<i32> = candidates.iter().map(|c| c.score).collect();
+            let seed = root.key() ^ splitmix64(self.skill_picks);
+            self.skill_picks += 1;
+            best = &candidates[skill_pick(&scores, self.config.skill_level, seed)];
+        }
         result.best = Some(best.mv);
         result.score = best.score;
         result.ponder = best.pv.get(1).copied().or_else(|| {
@@ -407,7 +688,8 @@ impl Searcher {
             return;
         }
         let ms = self.elapsed().as_millis().max(1) as u64;
-        let nps = self.nodes * 1000 / ms;
+        let nodes = self.total_nodes();
+        let nps = nodes * 1000 / ms;
         let bound = match rm.bound {
             Bound::Lower => " lowerbound",
             Bound::Upper => " upperbound",
@@ -419,7 +701,7 @@ impl Searcher {
             rm.seldepth.max(1),
             i + 1,
             format_score(rm.score),
-            self.nodes,
+            nodes,
             self.tt.hashfull(),
             pv.join(" ")
         ));

@@ -9,11 +9,15 @@
 use crate::bench;
 use crate::eval;
 use crate::game::{Game, GameRules, SennichiteRule};
+use crate::mate::{MateLimits, MateResult, MateSolver};
 use crate::movegen;
 use crate::notation;
+use crate::params::SKILL_FULL;
 use crate::perft;
 use crate::position::Position;
-use crate::search::{Output, SearchConfig, Searcher, Shared};
+use crate::search::{
+    strength_to_skill_level, Output, SearchConfig, Searcher, Shared, SEARCH_STACK_BYTES,
+};
 use crate::time::Limits;
 use crate::tt::TranspositionTable;
 use crate::types::Move;
@@ -22,7 +26,7 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub const ENGINE_NAME: &str = "Gogo";
 pub const ENGINE_AUTHOR: &str = "the Gogo developers";
@@ -40,7 +44,18 @@ pub struct Options {
     pub sennichite: SennichiteRule,
     pub max_moves_to_draw: u32,
     pub move_overhead: u64,
+    /// `SkillLevel`: 0 ..= `SKILL_FULL` (full strength).
+    pub skill_level: u8,
+    /// `USI_LimitStrength`: play at the level of `USI_Strength` instead of `SkillLevel`.
+    pub limit_strength: bool,
+    /// `USI_Strength`: -20 ..= -1 kyu grades, 1 ..= 5 dan grades (0 reads as 1 kyu).
+    pub strength: i32,
 }
+
+/// `USI_Strength` range and default.
+const STRENGTH_MIN: i32 = -20;
+const STRENGTH_MAX: i32 = 5;
+const STRENGTH_DEFAULT: i32 = 1;
 
 impl Default for Options {
     fn default() -> Self {
@@ -52,6 +67,21 @@ impl Default for Options {
             sennichite: SennichiteRule::Draw,
             max_moves_to_draw: 0,
             move_overhead: 50,
+            skill_level: SKILL_FULL,
+            limit_strength: false,
+            strength: STRENGTH_DEFAULT,
+        }
+    }
+}
+
+impl Options {
+    /// The skill level the search uses: `USI_Strength`'s when `USI_LimitStrength` is on,
+    /// otherwise `SkillLevel`.
+    pub fn effective_skill_level(&self) -> u8 {
+        if self.limit_strength {
+            strength_to_skill_level(self.strength)
+        } else {
+            self.skill_level
         }
     }
 }
@@ -96,6 +126,11 @@ fn option_lines() -> Vec<String> {
             d.move_overhead
         ),
         "option name USI_Variant type combo default minishogi var minishogi".to_string(),
+        format!("option name SkillLevel type spin default {SKILL_FULL} min 0 max {SKILL_FULL}"),
+        "option name USI_LimitStrength type check default false".to_string(),
+        format!(
+            "option name USI_Strength type spin default {STRENGTH_DEFAULT} min {STRENGTH_MIN} max {STRENGTH_MAX}"
+        ),
     ]
 }
 
@@ -109,8 +144,14 @@ fn stdout_output() -> Output {
     })
 }
 
+/// A searcher that never prints (Lazy SMP helpers).
+fn silent() -> Output {
+    Arc::new(|_: &str| {})
+}
+
 struct Running {
-    handle: JoinHandle<Searcher>,
+    /// Gives back the main searcher and the helpers.
+    handle: JoinHandle<(Searcher, Vec<Searcher>)>,
     start: Instant,
 }
 
@@ -122,6 +163,9 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     shared: Arc<Shared>,
     searcher: Option<Searcher>,
+    /// Lazy SMP helper searchers (`Threads - 1` of them once a search has run); like the main
+    /// searcher they keep their histories for the whole game.
+    helpers: Vec<Searcher>,
     running: Option<Running>,
     out: Output,
 }
@@ -174,6 +218,7 @@ impl Engine {
             tt,
             shared,
             searcher: Some(searcher),
+            helpers: Vec::new(),
             running: None,
             out,
         }
@@ -278,6 +323,9 @@ impl Engine {
                 if let Some(s) = self.searcher.as_mut() {
                     s.clear();
                 }
+                for h in self.helpers.iter_mut() {
+                    h.clear();
+                }
             }
             "position" => self.position(&rest),
             "go" => self.go(&rest),
@@ -347,9 +395,13 @@ impl Engine {
                 self.shared.stop.store(true, Ordering::SeqCst);
             }
             match r.handle.join() {
-                Ok(s) => self.searcher = Some(s),
+                Ok((s, helpers)) => {
+                    self.searcher = Some(s);
+                    self.helpers = helpers;
+                }
                 Err(_) => {
                     log::error!("search thread panicked");
+                    self.helpers.clear();
                     self.searcher = Some(Searcher::new(
                         self.tt.clone(),
                         self.shared.clone(),
@@ -394,6 +446,9 @@ impl Engine {
                 if let Some(s) = self.searcher.as_mut() {
                     s.set_tt(self.tt.clone());
                 }
+                for h in self.helpers.iter_mut() {
+                    h.set_tt(self.tt.clone());
+                }
                 Ok(())
             }),
             "usi_ponder" | "ponder" => match value.to_ascii_lowercase().as_str() {
@@ -407,12 +462,33 @@ impl Engine {
                 }
                 _ => Err(format!("'{value}' is not true or false")),
             },
-            "threads" => spin(&value, 1, 256).map(|n| {
-                self.options.threads = n as usize;
-                if n > 1 {
-                    self.info("this version searches with one thread; Threads is recorded");
+            "threads" => spin(&value, 1, 256).map(|n| self.options.threads = n as usize),
+            "skilllevel" | "skill level" => {
+                spin(&value, 0, SKILL_FULL as u64).map(|n| self.options.skill_level = n as u8)
+            }
+            "usi_limitstrength" | "uci_limitstrength" | "limitstrength" => {
+                match value.to_ascii_lowercase().as_str() {
+                    "true" => {
+                        self.options.limit_strength = true;
+                        Ok(())
+                    }
+                    "false" => {
+                        self.options.limit_strength = false;
+                        Ok(())
+                    }
+                    _ => Err(format!("'{value}' is not true or false")),
                 }
-            }),
+            }
+            "usi_strength" | "strength" => match value.trim().parse::<i64>() {
+                Ok(n) if (STRENGTH_MIN as i64..=STRENGTH_MAX as i64).contains(&n) => {
+                    self.options.strength = n as i32;
+                    Ok(())
+                }
+                Ok(n) => Err(format!(
+                    "{n} is out of range {STRENGTH_MIN}..{STRENGTH_MAX}"
+                )),
+                Err(_) => Err(format!("'{value}' is not a whole number")),
+            },
             "multipv" | "usi_multipv" => {
                 spin(&value, 1, 500).map(|n| self.options.multipv = n as usize)
             }
@@ -603,6 +679,19 @@ impl Engine {
             Searcher::new(self.tt.clone(), self.shared.clone(), self.out.clone())
         });
         searcher.set_tt(self.tt.clone());
+        // Lazy SMP: Threads - 1 helpers, kept (with their histories) from move to move.
+        let mut helpers = std::mem::take(&mut self.helpers);
+        helpers.truncate(self.options.threads.saturating_sub(1));
+        while helpers.len() + 1 < self.options.threads {
+            helpers.push(Searcher::new(
+                self.tt.clone(),
+                self.shared.clone(),
+                silent(),
+            ));
+        }
+        for h in helpers.iter_mut() {
+            h.set_tt(self.tt.clone());
+        }
         self.shared.stop.store(false, Ordering::SeqCst);
         self.shared.pondering.store(limits.ponder, Ordering::SeqCst);
         self.shared.ponderhit_ms.store(0, Ordering::SeqCst);
@@ -612,23 +701,21 @@ impl Engine {
             sennichite: self.options.sennichite,
             move_overhead: self.options.move_overhead,
             verbose: true,
+            skill_level: self.options.effective_skill_level(),
         };
-        let shared = self.shared.clone();
         let out = self.out.clone();
-        let wait_for_stop = limits.infinite || limits.ponder;
         let handle = std::thread::Builder::new()
             .name("search".into())
-            .stack_size(64 << 20)
+            .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                let result = searcher.think(&history, &limits, &searchmoves, &config);
-                // In infinite or ponder mode the answer waits for stop or ponderhit.
-                if wait_for_stop {
-                    while !shared.stop.load(Ordering::SeqCst)
-                        && (limits.infinite || shared.pondering.load(Ordering::SeqCst))
-                    {
-                        std::thread::sleep(std::time::Duration::from_millis(1));
-                    }
-                }
+                // Returns after stop or ponderhit in infinite or ponder mode.
+                let result = searcher.think_with_helpers(
+                    &mut helpers,
+                    &history,
+                    &limits,
+                    &searchmoves,
+                    &config,
+                );
                 let root = history.last().copied().unwrap_or_default();
                 let best = result
                     .best
@@ -645,7 +732,7 @@ impl Engine {
                     }
                     None => out("bestmove resign"),
                 }
-                searcher
+                (searcher, helpers)
             });
         match handle {
             Ok(handle) => {
@@ -665,8 +752,55 @@ impl Engine {
         }
     }
 
-    fn go_mate(&mut self, _limit: Option<u64>) {
-        self.say("checkmate notimplemented");
+    /// `go mate <ms>|infinite`: the df-pn solver on a worker thread. The answer is one line:
+    /// `checkmate <moves>`, `checkmate nomate` or `checkmate timeout` (also after `stop`
+    /// unless a mate was already proved).
+    fn go_mate(&mut self, limit: Option<u64>) {
+        let history: Vec<Position> = self.game.positions().to_vec();
+        let searcher = self.searcher.take().unwrap_or_else(|| {
+            Searcher::new(self.tt.clone(), self.shared.clone(), self.out.clone())
+        });
+        let helpers = std::mem::take(&mut self.helpers);
+        self.shared.stop.store(false, Ordering::SeqCst);
+        self.shared.pondering.store(false, Ordering::SeqCst);
+        let shared = self.shared.clone();
+        let out = self.out.clone();
+        let overhead = self.options.move_overhead;
+        let hash_mb = self.options.hash_mb.clamp(16, 1024);
+        let start = Instant::now();
+        let handle = std::thread::Builder::new()
+            .name("mate".into())
+            .spawn(move || {
+                let limits = MateLimits {
+                    deadline: limit.map(|ms| {
+                        start + Duration::from_millis(ms.saturating_sub(overhead).max(1))
+                    }),
+                    max_nodes: None,
+                };
+                let mut solver = MateSolver::new(hash_mb);
+                let line = match solver.solve(&history, &limits, &shared.stop) {
+                    MateResult::Mate(moves) => {
+                        let text: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+                        format!("checkmate {}", text.join(" "))
+                    }
+                    MateResult::NoMate => "checkmate nomate".to_string(),
+                    MateResult::Timeout => "checkmate timeout".to_string(),
+                };
+                let ms = start.elapsed().as_millis();
+                out(&format!(
+                    "info string mate search: {} nodes in {ms} ms",
+                    solver.nodes()
+                ));
+                out(&line);
+                (searcher, helpers)
+            });
+        match handle {
+            Ok(handle) => self.running = Some(Running { handle, start }),
+            Err(e) => {
+                self.info(&format!("could not start the mate search: {e}"));
+                self.say("checkmate timeout");
+            }
+        }
     }
 }
 

@@ -499,3 +499,85 @@ fn uci_dialect_plays_in_chess_coordinates() {
         .unwrap_or_else(|err| panic!("{best} ({usi}) is illegal: {err}"));
     e.quit();
 }
+
+#[test]
+fn never_completes_a_losing_perpetual_check_when_another_move_exists() {
+    // Sente's rook checks along ranks a and b while gote's king shuffles 1a-1b. One more
+    // 3b3a would be the fourth occurrence of that position with sente checking every time.
+    let cycle = "1a1b 3a3b 1b1a 3b3a";
+    let moves = format!("{cycle} {cycle} 1a1b 3a3b 1b1a");
+    let sfen = "2R1k/5/5/5/K4 w - 1";
+    let mut g = Game::from_sfen(sfen).unwrap();
+    for m in moves.split_whitespace() {
+        g.play_usi(m).unwrap();
+    }
+    let mut after = g.clone();
+    after.play_usi("3b3a").unwrap();
+    assert!(matches!(
+        after.result(gogo::game::GameRules::default()),
+        Some(r) if r.reason == gogo::game::EndReason::PerpetualCheck
+    ));
+    for rule in [
+        gogo::game::SennichiteRule::Draw,
+        gogo::game::SennichiteRule::GoteWins,
+    ] {
+        assert_eq!(
+            gogo::game::repetition_loser(after.positions(), rule),
+            Some(gogo::types::Color::Black)
+        );
+        assert_eq!(gogo::game::repetition_loser(g.positions(), rule), None);
+    }
+    let mut e = Engine::start();
+    e.send(&format!("position sfen {sfen} moves {moves}"));
+    e.send("go depth 6");
+    let lines = e.until("bestmove", 10 * SECOND);
+    let mv = check_bestmove(&lines, &g);
+    assert_ne!(mv, "3b3a");
+    e.quit();
+}
+
+#[test]
+fn go_mate_answers_with_one_checkmate_line() {
+    let mut e = Engine::start();
+    // Mate in one: the horse steps next to the king.
+    let sfen = "2+B2/4g/2k2/G3B/1KS2 b 2RSPp 1";
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go mate 5000");
+    let lines = e.until("checkmate", 10 * SECOND);
+    let last = lines.last().unwrap();
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    let moves: Vec<&str> = last.split_whitespace().skip(1).collect();
+    assert_eq!(moves.len(), 1, "{last}");
+    let mut g = Game::from_sfen(sfen).unwrap();
+    g.play_usi(moves[0]).unwrap();
+    assert!(g.current().in_check());
+    assert_eq!(
+        gogo::movegen::count_legal(g.current()),
+        0,
+        "{last} does not mate"
+    );
+
+    // No check at all: proved no mate.
+    e.send("position startpos");
+    e.send("go mate 1000");
+    let lines = e.until("checkmate", 10 * SECOND);
+    assert_eq!(lines.last().unwrap(), "checkmate nomate");
+
+    // Stopped early: timeout unless proved.
+    e.send("position startpos moves 2e3d 4a3b 3d2c 3b2c 1e1b");
+    e.send("go mate infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    let lines = e.until("checkmate", 10 * SECOND);
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    let late = e.drain(SECOND / 4);
+    assert!(late.iter().all(|l| !l.starts_with("checkmate")), "{late:?}");
+    e.ready();
+    e.quit();
+}

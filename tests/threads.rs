@@ -1,0 +1,356 @@
+//! `Threads` (Lazy SMP): the binary on pipes with several search threads, and the library's
+//! `think_with_helpers`.
+
+use gogo::game::Game;
+use gogo::movegen;
+use gogo::position::Position;
+use gogo::search::{helper_skips, SearchConfig, Searcher, Shared};
+use gogo::time::Limits;
+use gogo::tt::TranspositionTable;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gogo"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    /// An engine with `Threads n`, checked to have accepted it silently.
+    fn with_threads(n: usize) -> Engine {
+        let mut e = Engine::start();
+        e.send(&format!("setoption name Threads value {n}"));
+        let lines = e.ready();
+        assert!(
+            lines.iter().all(|l| !l.starts_with("info string")),
+            "{lines:?}"
+        );
+        e
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("engine reads");
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    let done = l.starts_with(prefix);
+                    seen.push(l);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no '{prefix}' within {timeout:?}; got {seen:?}"),
+            }
+        }
+    }
+
+    /// Everything printed within `wait`.
+    fn drain(&mut self, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut seen = Vec::new();
+        while let Ok(l) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            seen.push(l);
+        }
+        seen
+    }
+
+    fn ready(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.until("readyok", 10 * SECOND)
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + 10 * SECOND;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "engine exit status {status}");
+                return;
+            }
+            assert!(Instant::now() < deadline, "engine did not quit");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+const SECOND: Duration = Duration::from_secs(1);
+
+/// Checks that `lines` hold exactly one `bestmove`, legal in `game` (its ponder move too), that
+/// every PV is legal, and that the `info depth` lines come from one thread: the depths of the
+/// exact (not lowerbound/upperbound) lines never go down. Returns the move.
+fn check_bestmove(lines: &[String], game: &Game) -> String {
+    let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 1, "exactly one bestmove in {lines:?}");
+    let parts: Vec<&str> = best[0].split_whitespace().collect();
+    let mv = parts[1].to_string();
+    let mut g = game.clone();
+    g.play_usi(&mv)
+        .unwrap_or_else(|e| panic!("bestmove {mv} is illegal: {e}"));
+    if parts.len() > 2 {
+        assert_eq!(parts[2], "ponder");
+        g.play_usi(parts[3])
+            .unwrap_or_else(|e| panic!("ponder move {} is illegal: {e}", parts[3]));
+    }
+    let mut last_depth = 0;
+    for l in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let pv = l.split(" pv ").nth(1).expect("info lines have a pv");
+        let mut g = game.clone();
+        for m in pv.split_whitespace() {
+            g.play_usi(m)
+                .unwrap_or_else(|e| panic!("illegal pv move {m} in '{l}': {e}"));
+        }
+        if !l.contains("lowerbound") && !l.contains("upperbound") {
+            let d: i32 = l.split_whitespace().nth(2).unwrap().parse().unwrap();
+            assert!(d > last_depth, "depth {d} after {last_depth}: {lines:?}");
+            last_depth = d;
+        }
+    }
+    mv
+}
+
+fn game_after(moves: &str) -> Game {
+    let mut g = Game::new(Position::startpos());
+    for m in moves.split_whitespace() {
+        g.play_usi(m).unwrap();
+    }
+    g
+}
+
+/// The `nodes N` of an info line.
+fn nodes_of(line: &str) -> u64 {
+    let t: Vec<&str> = line.split_whitespace().collect();
+    let i = t.iter().position(|w| *w == "nodes").unwrap();
+    t[i + 1].parse().unwrap()
+}
+
+#[test]
+fn threads_option_is_accepted_and_checked() {
+    let mut e = Engine::start();
+    e.send("usi");
+    let lines = e.until("usiok", 2 * SECOND);
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name Threads type spin default 1 min 1 max 256"));
+    for bad in ["0", "257", "two"] {
+        e.send(&format!("setoption name Threads value {bad}"));
+        let lines = e.ready();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string setoption Threads")),
+            "{bad}: {lines:?}"
+        );
+    }
+    e.quit();
+}
+
+#[test]
+fn go_depth_with_two_threads_gives_one_legal_bestmove() {
+    let mut e = Engine::with_threads(2);
+    let moves = "2e3d 4a3b";
+    e.send(&format!("position startpos moves {moves}"));
+    e.send("go depth 9");
+    let lines = e.until("bestmove", 30 * SECOND);
+    check_bestmove(&lines, &game_after(moves));
+    let deepest = lines
+        .iter()
+        .rfind(|l| l.starts_with("info depth 9 "))
+        .expect("depth 9 reported");
+    assert!(nodes_of(deepest) > 0);
+    // Nothing more comes after the bestmove.
+    let late = e.drain(SECOND / 4);
+    assert!(late.is_empty(), "{late:?}");
+    e.quit();
+}
+
+#[test]
+fn go_movetime_and_clock_with_threads_answer_in_time() {
+    for threads in [2, 3] {
+        let mut e = Engine::with_threads(threads);
+        e.send("position startpos");
+        let t = Instant::now();
+        e.send("go movetime 400");
+        let lines = e.until("bestmove", 5 * SECOND);
+        assert!(t.elapsed() < 3 * SECOND, "{:?}", t.elapsed());
+        check_bestmove(&lines, &game_after(""));
+        e.send("position startpos moves 3e2d");
+        e.send("go btime 2000 wtime 2000 byoyomi 300");
+        let lines = e.until("bestmove", 5 * SECOND);
+        check_bestmove(&lines, &game_after("3e2d"));
+        e.quit();
+    }
+}
+
+#[test]
+fn infinite_and_ponder_with_threads_wait_for_stop_and_ponderhit() {
+    let mut e = Engine::with_threads(2);
+    e.send("position startpos");
+    e.send("go infinite");
+    let early = e.drain(SECOND / 2);
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.ready(); // answered while the threads search
+    e.send("stop");
+    let lines = e.until("bestmove", 5 * SECOND);
+    let mut all = early;
+    all.extend(lines);
+    check_bestmove(&all, &game_after(""));
+    let late = e.drain(SECOND / 4);
+    assert!(late.iter().all(|l| !l.starts_with("bestmove")), "{late:?}");
+
+    e.send("position startpos moves 2e3d");
+    e.send("go ponder btime 1000 wtime 1000 byoyomi 300");
+    let early = e.drain(SECOND / 2);
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.send("ponderhit");
+    let lines = e.until("bestmove", 5 * SECOND);
+    let mut all = early;
+    all.extend(lines);
+    check_bestmove(&all, &game_after("2e3d"));
+
+    // A go infinite that is stopped at once, and a go that replaces a running search: one
+    // bestmove each.
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("stop");
+    let lines = e.until("bestmove", 5 * SECOND);
+    check_bestmove(&lines, &game_after(""));
+    e.send("go infinite");
+    std::thread::sleep(SECOND / 5);
+    e.send("go depth 4");
+    let first = e.until("bestmove", 5 * SECOND);
+    check_bestmove(&first, &game_after(""));
+    let second = e.until("bestmove", 10 * SECOND);
+    check_bestmove(&second, &game_after(""));
+    e.quit();
+}
+
+#[test]
+fn thread_count_changes_and_new_games_between_searches() {
+    let mut e = Engine::start();
+    let mut moves = String::new();
+    for threads in [2, 1, 4, 2] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        if threads == 4 {
+            e.send("usinewgame");
+        }
+        e.send(&format!("position startpos moves {moves}"));
+        e.send("go depth 6");
+        let lines = e.until("bestmove", 20 * SECOND);
+        let mv = check_bestmove(&lines, &game_after(&moves));
+        moves.push(' ');
+        moves.push_str(&mv);
+    }
+    // Nodes limit: counts all threads, still one answer.
+    e.send("setoption name Threads value 2");
+    e.send("position startpos");
+    e.send("go nodes 30000");
+    let lines = e.until("bestmove", 20 * SECOND);
+    check_bestmove(&lines, &game_after(""));
+    e.quit();
+}
+
+#[test]
+fn quit_while_searching_with_threads_exits() {
+    let mut e = Engine::with_threads(3);
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(SECOND / 4);
+    e.quit();
+}
+
+#[test]
+fn helpers_spread_over_depths() {
+    assert!(!helper_skips(0, 1) && !helper_skips(0, 2));
+    // Helper 1 takes the even depths, helper 2 the odd ones.
+    assert!(helper_skips(1, 1) && !helper_skips(1, 2));
+    assert!(!helper_skips(2, 1) && helper_skips(2, 2));
+    // Every helper searches at least one depth in any window of eight.
+    for t in 1..40 {
+        for d in 1..40 {
+            assert!((d..d + 8).any(|d| !helper_skips(t, d)), "helper {t} at {d}");
+        }
+    }
+}
+
+#[test]
+fn library_search_with_helpers_counts_all_nodes() {
+    let tt = Arc::new(TranspositionTable::new(8));
+    let shared = Arc::new(Shared::default());
+    let silent: gogo::search::Output = Arc::new(|_: &str| {});
+    let mut main = Searcher::new(tt.clone(), shared.clone(), silent.clone());
+    let mut helpers: Vec<Searcher> = (0..2)
+        .map(|_| Searcher::new(tt.clone(), shared.clone(), silent.clone()))
+        .collect();
+    let game = game_after("1e1d 1a2b 1d3d");
+    let config = SearchConfig {
+        verbose: false,
+        ..SearchConfig::default()
+    };
+    let limits = Limits {
+        depth: Some(8),
+        ..Limits::default()
+    };
+    for _ in 0..2 {
+        shared.stop.store(false, Ordering::SeqCst);
+        let r = main.think_with_helpers(&mut helpers, game.positions(), &limits, &[], &config);
+        let best = r.best.expect("a move");
+        assert!(movegen::is_legal(game.current(), best));
+        assert_eq!(r.depth, 8);
+        assert!(r.nodes > 0);
+        assert_eq!(r.nodes, shared.nodes.load(Ordering::SeqCst));
+        // The main thread's end stops the helpers through the shared flag.
+        assert!(shared.stop.load(Ordering::SeqCst));
+    }
+    // One thread: the count is the searcher's own, and the flag is left alone.
+    shared.stop.store(false, Ordering::SeqCst);
+    let r = main.think(game.positions(), &limits, &[], &config);
+    assert_eq!(r.nodes, shared.nodes.load(Ordering::SeqCst));
+    assert!(!shared.stop.load(Ordering::SeqCst));
+}
