@@ -903,17 +903,9 @@ impl Searcher {
         if depth <= 0 {
             return self.qsearch(ply, alpha, beta, 0);
         }
-        self.pv_len[ply] = 0;
         // Step 2: bookkeeping.
-        self.nodes += 1;
-        if self.nodes & 1023 == 0 {
-            self.check_stop();
-        }
-        if self.stopped {
+        if !self.enter_node(ply) {
             return 0;
-        }
-        if ply > self.seldepth {
-            self.seldepth = ply;
         }
         let pos = self.stack[ply];
         let in_check = pos.in_check();
@@ -1160,17 +1152,24 @@ impl Searcher {
         }
     }
 
-    fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32, qdepth: i32) -> i32 {
+    /// Counts a node, checks the limits now and then, and clears the node's PV; false when
+    /// the search must stop.
+    #[inline]
+    fn enter_node(&mut self, ply: usize) -> bool {
         self.pv_len[ply] = 0;
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
             self.check_stop();
         }
-        if self.stopped {
-            return 0;
-        }
         if ply > self.seldepth {
             self.seldepth = ply;
+        }
+        !self.stopped
+    }
+
+    fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32, qdepth: i32) -> i32 {
+        if !self.enter_node(ply) {
+            return 0;
         }
         let pos = self.stack[ply];
         let in_check = pos.in_check();

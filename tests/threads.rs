@@ -1,137 +1,36 @@
 //! `Threads` (Lazy SMP): the binary on pipes with several search threads, and the library's
 //! `think_with_helpers`.
 
+mod common;
+
+use common::engine::{Engine, SECOND};
 use gogo::game::Game;
 use gogo::movegen;
 use gogo::position::Position;
 use gogo::search::{helper_skips, SearchConfig, Searcher, Shared};
 use gogo::time::Limits;
 use gogo::tt::TranspositionTable;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::{channel, Receiver};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+/// An engine with `Threads n`, checked to have accepted it silently.
+fn with_threads(n: usize) -> Engine {
+    let mut e = Engine::start();
+    e.send(&format!("setoption name Threads value {n}"));
+    let lines = e.ready();
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info string")),
+        "{lines:?}"
+    );
+    e
 }
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gogo"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("engine starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-        }
-    }
-
-    /// An engine with `Threads n`, checked to have accepted it silently.
-    fn with_threads(n: usize) -> Engine {
-        let mut e = Engine::start();
-        e.send(&format!("setoption name Threads value {n}"));
-        let lines = e.ready();
-        assert!(
-            lines.iter().all(|l| !l.starts_with("info string")),
-            "{lines:?}"
-        );
-        e
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("engine reads");
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    let done = l.starts_with(prefix);
-                    seen.push(l);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no '{prefix}' within {timeout:?}; got {seen:?}"),
-            }
-        }
-    }
-
-    /// Everything printed within `wait`.
-    fn drain(&mut self, wait: Duration) -> Vec<String> {
-        let deadline = Instant::now() + wait;
-        let mut seen = Vec::new();
-        while let Ok(l) = self
-            .lines
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
-            seen.push(l);
-        }
-        seen
-    }
-
-    fn ready(&mut self) -> Vec<String> {
-        self.send("isready");
-        self.until("readyok", 10 * SECOND)
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let deadline = Instant::now() + 10 * SECOND;
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "engine exit status {status}");
-                return;
-            }
-            assert!(Instant::now() < deadline, "engine did not quit");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-const SECOND: Duration = Duration::from_secs(1);
 
 /// Checks that `lines` hold exactly one `bestmove`, legal in `game` (its ponder move too), that
 /// every PV is legal, and that the `info depth` lines come from one thread: the depths of the
 /// exact (not lowerbound/upperbound) lines never go down. Returns the move.
 fn check_bestmove(lines: &[String], game: &Game) -> String {
-    let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
-    assert_eq!(best.len(), 1, "exactly one bestmove in {lines:?}");
-    let parts: Vec<&str> = best[0].split_whitespace().collect();
-    let mv = parts[1].to_string();
-    let mut g = game.clone();
-    g.play_usi(&mv)
-        .unwrap_or_else(|e| panic!("bestmove {mv} is illegal: {e}"));
-    if parts.len() > 2 {
-        assert_eq!(parts[2], "ponder");
-        g.play_usi(parts[3])
-            .unwrap_or_else(|e| panic!("ponder move {} is illegal: {e}", parts[3]));
-    }
+    let mv = common::engine::check_bestmove(lines, game);
     let mut last_depth = 0;
     for l in lines.iter().filter(|l| l.starts_with("info depth")) {
         let pv = l.split(" pv ").nth(1).expect("info lines have a pv");
@@ -187,7 +86,7 @@ fn threads_option_is_accepted_and_checked() {
 
 #[test]
 fn go_depth_with_two_threads_gives_one_legal_bestmove() {
-    let mut e = Engine::with_threads(2);
+    let mut e = with_threads(2);
     let moves = "2e3d 4a3b";
     e.send(&format!("position startpos moves {moves}"));
     e.send("go depth 9");
@@ -207,7 +106,7 @@ fn go_depth_with_two_threads_gives_one_legal_bestmove() {
 #[test]
 fn go_movetime_and_clock_with_threads_answer_in_time() {
     for threads in [2, 3] {
-        let mut e = Engine::with_threads(threads);
+        let mut e = with_threads(threads);
         e.send("position startpos");
         let t = Instant::now();
         e.send("go movetime 400");
@@ -224,7 +123,7 @@ fn go_movetime_and_clock_with_threads_answer_in_time() {
 
 #[test]
 fn infinite_and_ponder_with_threads_wait_for_stop_and_ponderhit() {
-    let mut e = Engine::with_threads(2);
+    let mut e = with_threads(2);
     e.send("position startpos");
     e.send("go infinite");
     let early = e.drain(SECOND / 2);
@@ -298,7 +197,7 @@ fn thread_count_changes_and_new_games_between_searches() {
 
 #[test]
 fn quit_while_searching_with_threads_exits() {
-    let mut e = Engine::with_threads(3);
+    let mut e = with_threads(3);
     e.send("position startpos");
     e.send("go infinite");
     std::thread::sleep(SECOND / 4);

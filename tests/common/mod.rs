@@ -5,6 +5,8 @@
 
 use std::collections::BTreeSet;
 
+pub mod engine;
+
 pub struct Rng(u64);
 
 impl Rng {
