@@ -3,41 +3,55 @@
 //! The side to move at the root is the *attacker*. At OR nodes the attacker is to move and
 //! only checking moves are searched; at AND nodes the *defender* is to move and every legal
 //! move is searched. A defender with no legal move (always in check here) is mated. Pawn-drop
-//! mates never appear: the move generator does not produce them.
+//! mates never appear: the move generator does not produce them. The attacker needs no king.
 //!
 //! # Search
 //!
-//! [`MateSolver::solve`] works in three phases, all with one transposition table of proof and
-//! disproof numbers keyed by the Zobrist key:
+//! [`MateSolver::solve`] works in three phases, all with one transposition table:
 //!
-//! 1. df-pn without a depth limit (with Pawlewicz's 1+ε threshold trick and df-pn+-style
-//!    initial numbers: an AND node starts with its number of evasions as proof number, and
-//!    evasions are tested for an immediate mate in one when first generated). A proof comes
+//! 1. df-pn without a depth limit, with Pawlewicz's 1+ε threshold trick (ε = 1/2) and
+//!    df-pn+-style initial numbers: an AND node starts with its number of replies as proof
+//!    number; each reply is tested for an immediate mate in one when first generated, and the
+//!    position after it starts with its number of checks as disproof number. A proof comes
 //!    with a length, an upper bound of the mate length (OR: 1 + the shortest proven child,
 //!    AND: 1 + the longest child).
 //! 2. Shortening: df-pn again with a depth limit of the best length found minus 2, until that
 //!    is disproved. The table keeps, per position, the shortest proven length and the longest
-//!    depth known to be disproved, so the bounded runs share what the others learned.
+//!    depth known to be disproved, so the bounded runs share what the others learned; working
+//!    proof and disproof numbers from another depth serve as estimates.
 //! 3. Extraction of the line with the exact length `L`: at OR nodes a check whose reply is
 //!    provable within the remaining plies, at AND nodes a reply that is *not* provable within
 //!    the remaining plies minus 2 (the defender's longest resistance).
 //!
-//! If a limit hits after the first proof, the line read from the proofs of phase 1 is returned
-//! instead (a correct mate, perhaps not the shortest); `Timeout` only when nothing is proved.
+//! If a limit hits after the first proof, the line read from the proofs in the table is
+//! returned instead (a correct mate, perhaps not the shortest); `Timeout` only when nothing is
+//! proved.
+//!
+//! The table is indexed by the board (and side to move) and keeps both hands, for hand
+//! domination: a position is proved if the same board with no more for the attacker in hand
+//! and no less for the defender is proved (mate within the same length), and disproved the
+//! other way round. (Uchifuzume does not spoil this: whether a pawn drop mates depends on the
+//! board only, a check by a pawn cannot be blocked.)
 //!
 //! # Repetition
 //!
 //! A position that repeats one on the current path (from the root) counts as a failure for the
-//! attacker; so does a position that has already occurred three times in the game history (a
-//! fourth occurrence ends the game). Such disproofs depend on the path: they are flagged, and
-//! the flag spreads to every disproof that relies on them. A flagged disproof is kept in the
-//! table with a hash of the path it was found on and is only reused on that same path, so it
-//! never poisons other paths. Proofs never rely on repetition and are reused anywhere.
+//! attacker. Such disproofs depend on the path: they are flagged, with the shallowest repeated
+//! path index, and the flag spreads to every disproof that relies on them. At a node at or
+//! above which no repeated position lies (the cycle returns to the node itself or below it),
+//! the same cycle recurs whatever path leads there, and the flag is dropped. A still flagged
+//! disproof is kept in the table with a hash of the path it was found on and is only reused on
+//! that same path, so it never poisons other paths. Proofs never rely on repetition and are
+//! reused anywhere.
 //!
 //! A flagged disproof at the root is still a correct "no mate": along a shortest mate the
 //! remaining mate length strictly falls with every ply, so a shortest mate never returns to a
 //! position of its own path, and forbidding repetitions on the path does not lose any mate.
 //! The same argument makes the line extraction exact in the presence of the flags.
+//!
+//! Positions that occurred three times in the game history (`solve`'s `history`) are losses
+//! for the attacker (a fourth occurrence ends the game); with any such position, hand
+//! domination is off for that search.
 //!
 //! The search recursion runs on its own thread with a large stack; paths longer than
 //! [`MAX_PLY`] plies are cut (flagged too, and a root disproof relying on such a cut is
@@ -258,7 +272,47 @@ struct Entry {
     generation: u8,
 }
 
+/// An entry as stored: six words, so that a new table is zeroed memory straight from the
+/// allocator (pages the search never touches cost nothing, even for a large table).
+type Slot = [u64; 6];
+
+#[inline(always)]
+fn slot_generation(w: &Slot) -> u8 {
+    (w[5] >> 40) as u8
+}
+
 impl Entry {
+    #[inline(always)]
+    fn unpack(w: &Slot) -> Entry {
+        Entry {
+            board: w[0],
+            hands: w[1],
+            path: w[2],
+            pn: w[3] as u32,
+            dn: (w[3] >> 32) as u32,
+            amount: w[4] as u32,
+            rem: (w[4] >> 32) as u16,
+            rep: (w[4] >> 48) as u16,
+            proof: w[5] as u16,
+            dis: (w[5] >> 16) as u16,
+            flags: (w[5] >> 32) as u8,
+            generation: slot_generation(w),
+        }
+    }
+    #[inline(always)]
+    fn pack(&self) -> Slot {
+        [
+            self.board,
+            self.hands,
+            self.path,
+            self.pn as u64 | (self.dn as u64) << 32,
+            self.amount as u64 | (self.rem as u64) << 32 | (self.rep as u64) << 48,
+            self.proof as u64
+                | (self.dis as u64) << 16
+                | (self.flags as u64) << 32
+                | (self.generation as u64) << 40,
+        ]
+    }
     #[inline(always)]
     fn proof_for(&self, rem: u16) -> Option<Val> {
         (self.proof != NO_PROOF && self.proof <= rem).then(|| Val::proven(self.proof))
@@ -279,7 +333,7 @@ impl Entry {
 const BUCKET: usize = 8;
 
 struct Table {
-    entries: Vec<Entry>,
+    entries: Vec<Slot>,
     /// Number of buckets minus one (a power of two minus one).
     mask: usize,
     generation: u8,
@@ -304,7 +358,7 @@ impl Table {
         let want = (bytes / (std::mem::size_of::<Entry>() * BUCKET)).max(1);
         let buckets = 1usize << (usize::BITS - 1 - want.leading_zeros());
         Table {
-            entries: vec![Entry::default(); buckets * BUCKET],
+            entries: vec![[0; 6]; buckets * BUCKET],
             mask: buckets - 1,
             generation: 0,
             dominance: true,
@@ -316,7 +370,7 @@ impl Table {
     fn new_search(&mut self, attacker: Color, dominance: bool) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.entries.fill(Entry::default());
+            self.entries.fill([0; 6]);
             self.generation = 1;
         }
         self.attacker_shift = 32 * attacker.index() as u32;
@@ -331,11 +385,12 @@ impl Table {
 
     /// The entries of the same board and side to move.
     #[inline(always)]
-    fn same_board(&self, id: Ident) -> impl Iterator<Item = &Entry> {
+    fn same_board(&self, id: Ident) -> impl Iterator<Item = Entry> + '_ {
         let generation = self.generation;
         self.entries[self.bucket(id.board)]
             .iter()
-            .filter(move |e| e.generation == generation && e.board == id.board)
+            .filter(move |w| w[0] == id.board && slot_generation(w) == generation)
+            .map(Entry::unpack)
     }
 
     /// (attacker's hand, defender's hand), packed.
@@ -375,12 +430,12 @@ impl Table {
                 exact = Some(e);
             } else if self.dominance {
                 if let Some(v) = e.proof_for(rem) {
-                    if self.superior(id, e) {
+                    if self.superior(id, &e) {
                         return Probe::Hit(v);
                     }
                 }
                 if let Some(v) = e.disproof_for(rem) {
-                    if self.inferior(id, e) {
+                    if self.inferior(id, &e) {
                         return Probe::Hit(v);
                     }
                 }
@@ -415,43 +470,39 @@ impl Table {
     fn no_mate_within(&self, id: Ident, rem: u16) -> bool {
         self.same_board(id).any(|e| {
             e.disproof_for(rem).is_some()
-                && (e.hands == id.hands || (self.dominance && self.inferior(id, e)))
+                && (e.hands == id.hands || (self.dominance && self.inferior(id, &e)))
         })
     }
 
     fn store(&mut self, id: Ident, rem: u16, ph: u64, v: Val, amount: u32) {
         let generation = self.generation;
         let range = self.bucket(id.board);
-        let bucket = &mut self.entries[range];
-        let idx = match bucket
+        let bucket = &self.entries[range.clone()];
+        let found = bucket
             .iter()
-            .position(|e| e.generation == generation && e.board == id.board && e.hands == id.hands)
-        {
-            Some(i) => i,
+            .position(|w| w[0] == id.board && w[1] == id.hands && slot_generation(w) == generation);
+        let (idx, mut e) = match found {
+            Some(i) => (i, Entry::unpack(&bucket[i])),
             None => {
+                // A free (old) slot, else the one with the least work under it.
                 let i = bucket
                     .iter()
-                    .position(|e| e.generation != generation)
+                    .position(|w| slot_generation(w) != generation)
                     .unwrap_or_else(|| {
-                        let mut best = 0;
-                        for (i, e) in bucket.iter().enumerate() {
-                            if e.amount < bucket[best].amount {
-                                best = i;
-                            }
-                        }
-                        best
+                        (0..BUCKET)
+                            .min_by_key(|&i| bucket[i][4] as u32)
+                            .unwrap_or(0)
                     });
-                bucket[i] = Entry {
+                let e = Entry {
                     board: id.board,
                     hands: id.hands,
                     generation,
                     proof: NO_PROOF,
                     ..Entry::default()
                 };
-                i
+                (i, e)
             }
         };
-        let e = &mut bucket[idx];
         e.amount = e.amount.max(amount);
         if v.pn == 0 {
             e.proof = e.proof.min(v.len);
@@ -478,6 +529,7 @@ impl Table {
             e.path = ph;
             e.flags = 0;
         }
+        self.entries[range.start + idx] = e.pack();
     }
 }
 
@@ -526,32 +578,34 @@ impl MateSolver {
         self.table
             .new_search(root.side_to_move(), banned.is_empty());
         let root = *root;
-        let limits = *limits;
-        let table = &mut self.table;
-        let job = move || {
+        let search = |table: &mut Table| {
             let mut s = Search {
                 tt: table,
                 stop,
-                limits,
+                limits: *limits,
                 nodes: 0,
                 aborted: false,
                 attacker: root.side_to_move(),
                 path: Vec::with_capacity(64),
-                banned,
+                banned: &banned,
             };
             let r = s.run(&root);
             (r, s.nodes)
         };
-        let (result, nodes) = std::thread::scope(|scope| {
-            let handle = std::thread::Builder::new()
+        // The recursion is one frame per ply: run it on a thread with a large stack.
+        let spawned = std::thread::scope(|scope| {
+            std::thread::Builder::new()
                 .name("mate".into())
                 .stack_size(STACK_BYTES)
-                .spawn_scoped(scope, job);
-            match handle {
-                Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                Err(e) => panic!("cannot start the mate search thread: {e}"),
-            }
+                .spawn_scoped(scope, || search(&mut self.table))
+                .ok()
+                .map(|h| h.join())
         });
+        let (result, nodes) = match spawned {
+            Some(Ok(r)) => r,
+            Some(Err(panic)) => std::panic::resume_unwind(panic),
+            None => search(&mut self.table),
+        };
         self.nodes = nodes;
         if let MateResult::Mate(line) = &result {
             debug_assert!(
@@ -639,7 +693,7 @@ struct Search<'a> {
     /// Keys of the positions from the root to the current node.
     path: Vec<u64>,
     /// Positions that already occurred three times in the game.
-    banned: HashSet<u64>,
+    banned: &'a HashSet<u64>,
 }
 
 impl Search<'_> {

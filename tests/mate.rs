@@ -167,7 +167,11 @@ struct Problem {
 }
 
 fn suite() -> Vec<Problem> {
-    common::data_rows("mate.tsv")
+    problems("mate.tsv")
+}
+
+fn problems(file: &str) -> Vec<Problem> {
+    common::data_rows(file)
         .into_iter()
         .map(|row| {
             let len = match row[1].trim() {
@@ -277,17 +281,12 @@ fn suite_lengths_agree_with_brute_force_all() {
     check_suite_brute(usize::MAX, 11);
 }
 
-/// Prints nodes and time per problem and in total (run it in release):
-/// `cargo test --release --test mate -- --ignored report --nocapture`
-#[test]
-#[ignore]
-fn report() {
-    let mut solver = MateSolver::new(64);
+/// Solves `set` with one solver and prints nodes and time per problem and in total.
+fn time_set(name: &str, set: &[Problem], solver: &mut MateSolver) {
     let stop = AtomicBool::new(false);
     let (mut nodes, mut ms) = (0u64, 0f64);
     let (mut max_nodes, mut max_ms) = (0u64, 0f64);
-    let mut count = 0;
-    for prob in suite() {
+    for prob in set {
         let t = Instant::now();
         let r = solver.solve(&[prob.pos], &no_limits(), &stop);
         let el = t.elapsed().as_secs_f64() * 1000.0;
@@ -302,16 +301,75 @@ fn report() {
             solver.nodes(),
             el
         );
-        count += 1;
         nodes += solver.nodes();
         ms += el;
         max_nodes = max_nodes.max(solver.nodes());
         max_ms = max_ms.max(el);
     }
     println!(
-        "{count} problems: {nodes} nodes, {ms:.0} ms in total; at most {max_nodes} nodes, \
-         {max_ms:.0} ms"
+        "{name}: {} problems, {nodes} nodes, {ms:.0} ms in total; at most {max_nodes} nodes, \
+         {max_ms:.0} ms\n",
+        set.len()
     );
+}
+
+/// Prints nodes and time per problem and in total (run it in release):
+/// `cargo test --release --test mate -- --ignored report --nocapture`
+#[test]
+#[ignore]
+fn report() {
+    let t = Instant::now();
+    let mut solver = MateSolver::new(64);
+    println!("new(64): {:.1} ms", t.elapsed().as_secs_f64() * 1000.0);
+    time_set("tests/data/mate.tsv", &suite(), &mut solver);
+    time_set(
+        "tests/data/mate-long.tsv",
+        &problems("mate-long.tsv"),
+        &mut solver,
+    );
+}
+
+/// The long mates still come out at their recorded lengths, as correct mates.
+#[test]
+#[ignore]
+fn long_mates() {
+    let mut solver = MateSolver::new(64);
+    let stop = AtomicBool::new(false);
+    let set = problems("mate-long.tsv");
+    assert!(set.len() >= 20);
+    for prob in set {
+        let r = solver.solve(&[prob.pos], &no_limits(), &stop);
+        let line = expect_mate(&prob.pos, &r);
+        assert_eq!(Some(line.len()), prob.len, "{}", prob.pos);
+    }
+}
+
+/// Hard no-mates: the solver disproves them, the brute force finds no mate within 7 plies.
+#[test]
+#[ignore]
+fn hard_no_mates() {
+    let mut solver = MateSolver::new(64);
+    let stop = AtomicBool::new(false);
+    let set = problems("mate-hard.tsv");
+    assert!(set.len() >= 5);
+    for prob in set {
+        assert_eq!(prob.len, None);
+        let r = solver.solve(&[prob.pos], &no_limits(), &stop);
+        assert_eq!(r, MateResult::NoMate, "{}", prob.pos);
+        let mut b = Brute::new(true);
+        assert_eq!(b.shortest(&prob.pos, 7), None, "{}", prob.pos);
+    }
+}
+
+#[test]
+fn a_large_table_is_cheap_to_create() {
+    // The table comes zeroed from the allocator: pages the search never touches are free.
+    let t = Instant::now();
+    let mut solver = MateSolver::new(512);
+    let p = pos("4k/5/4P/5/5 b G 1");
+    let stop = AtomicBool::new(false);
+    expect_mate(&p, &solver.solve(&[p], &no_limits(), &stop));
+    assert!(t.elapsed().as_millis() < 2000, "{:?}", t.elapsed());
 }
 
 // ------------------------------------------------------------------ mate in one
