@@ -678,8 +678,9 @@ struct Kid {
     ph: u64,
     /// A final result, known for this path.
     fin: Option<Val>,
-    /// The last numbers the child's own search returned (if the table loses them).
-    last: Option<Val>,
+    /// The child's numbers, once looked up (at the first look in this visit of the parent)
+    /// and then as its own search returned them: the table is probed once per child and visit.
+    known: Option<Val>,
     init: Val,
 }
 
@@ -784,7 +785,7 @@ impl Search<'_> {
             pos,
             ph: path_hash(ph, key),
             fin,
-            last: None,
+            known: None,
             init,
         }
     }
@@ -841,9 +842,11 @@ impl Search<'_> {
                         Probe::Hit(v) => {
                             if v.is_final() {
                                 kid.fin = Some(v);
+                            } else {
+                                kid.known = Some(v);
                             }
                         }
-                        Probe::Miss { seen: true } => {}
+                        Probe::Miss { seen: true } => kid.known = Some(kid.init),
                         Probe::Miss { seen: false } => {
                             let (mate, checks) = mate1(&child);
                             let v = if mate.is_some() {
@@ -859,6 +862,7 @@ impl Search<'_> {
                                 kid.fin = Some(v);
                             } else {
                                 kid.init = Val::open(1, checks);
+                                kid.known = Some(kid.init);
                             }
                         }
                     }
@@ -899,17 +903,20 @@ impl Search<'_> {
         let mut or_dis = Val::disproved(0);
         let mut and_dis: Option<Val> = None;
         for (i, k) in kids.iter_mut().enumerate() {
-            let v = match k.fin {
-                Some(v) => v,
-                None => match self.tt.probe(k.id, child_rem, k.ph) {
-                    Probe::Hit(v) => {
-                        if v.is_final() {
-                            k.fin = Some(v);
-                        }
-                        v
+            let v = match (k.fin, k.known) {
+                (Some(v), _) | (None, Some(v)) => v,
+                (None, None) => {
+                    let v = match self.tt.probe(k.id, child_rem, k.ph) {
+                        Probe::Hit(v) => v,
+                        Probe::Miss { .. } => k.init,
+                    };
+                    if v.is_final() {
+                        k.fin = Some(v);
+                    } else {
+                        k.known = Some(v);
                     }
-                    Probe::Miss { .. } => k.last.unwrap_or(k.init),
-                },
+                    v
+                }
             };
             let (sel, other) = if or { (v.pn, v.dn) } else { (v.dn, v.pn) };
             if or {
@@ -1010,7 +1017,7 @@ impl Search<'_> {
             if r.is_final() {
                 kid.fin = Some(r);
             } else {
-                kid.last = Some(r);
+                kid.known = Some(r);
             }
         }
     }

@@ -327,6 +327,11 @@ fn report() {
         &problems("mate-long.tsv"),
         &mut solver,
     );
+    time_set(
+        "tests/data/mate-hard.tsv",
+        &problems("mate-hard.tsv"),
+        &mut solver,
+    );
 }
 
 /// The long mates still come out at their recorded lengths, as correct mates.
