@@ -1,4 +1,11 @@
-//! Mate solver tests.
+//! Mate solver tests (`gogo::mate`).
+//!
+//! The suite `tests/data/mate.tsv` holds random positions whose shortest mate length (or the
+//! absence of a mate) an independent brute force in this file proved; every problem is solved
+//! as written and colour-flipped, and every line is checked move by move. Also: mate in one,
+//! pawn-drop-mate traps, perpetual checks, repetitions in the game history, limits, random
+//! positions against the brute force. Ignored: the slow checks, timing (`report`), and the
+//! generator of candidate problems (`generate`). See docs/mate.md.
 
 mod common;
 
