@@ -30,15 +30,11 @@ fn with_threads(n: usize) -> Engine {
 /// every PV is legal, and that the `info depth` lines come from one thread: the depths of the
 /// exact (not lowerbound/upperbound) lines never go down. Returns the move.
 fn check_bestmove(lines: &[String], game: &Game) -> String {
+    // The shared check also replays every PV from the root.
     let mv = common::engine::check_bestmove(lines, game);
     let mut last_depth = 0;
     for l in lines.iter().filter(|l| l.starts_with("info depth")) {
-        let pv = l.split(" pv ").nth(1).expect("info lines have a pv");
-        let mut g = game.clone();
-        for m in pv.split_whitespace() {
-            g.play_usi(m)
-                .unwrap_or_else(|e| panic!("illegal pv move {m} in '{l}': {e}"));
-        }
+        assert!(l.contains(" pv "), "info lines have a pv: {l}");
         if !l.contains("lowerbound") && !l.contains("upperbound") {
             let d: i32 = l.split_whitespace().nth(2).unwrap().parse().unwrap();
             assert!(d > last_depth, "depth {d} after {last_depth}: {lines:?}");
