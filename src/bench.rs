@@ -58,6 +58,7 @@ pub fn run(depth: Option<i32>, out: &dyn Fn(&str)) -> u64 {
     let shared = Arc::new(Shared::default());
     let config = SearchConfig {
         verbose: false,
+        mate_probe: false,
         ..SearchConfig::default()
     };
     let limits = Limits {

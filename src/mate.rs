@@ -57,7 +57,7 @@
 //! [`MAX_PLY`] plies are cut (flagged too, and a root disproof relying on such a cut is
 //! reported as `Timeout`, not `NoMate`).
 
-use crate::movegen::{count_legal, generate, gives_check, MoveList, ALL};
+use crate::movegen::{count_legal, generate, gives_check, has_legal_move, MoveList, ALL};
 use crate::position::Position;
 use crate::types::{Color, Move, PieceKind};
 use crate::zobrist;
@@ -640,7 +640,7 @@ fn mate1(pos: &Position) -> (Option<Move>, u32) {
     for &m in list.iter() {
         if gives_check(pos, m) {
             n += 1;
-            if count_legal(&pos.after(m)) == 0 {
+            if !has_legal_move(&pos.after(m)) {
                 return (Some(m), n);
             }
         }

@@ -267,6 +267,22 @@ pub fn count_legal(pos: &Position) -> u64 {
     c.n
 }
 
+/// Whether the side to move has any legal move. Fast when the king can step to a square the
+/// opponent does not attack (the usual case after a check that does not mate); otherwise it
+/// counts the legal moves.
+pub fn has_legal_move(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    if let Some(k) = pos.king_square(us) {
+        let occ = pos.occupied() ^ Bitboard::from(k);
+        for to in crate::attacks::king_attacks(k) & !pos.pieces(us) {
+            if pos.attackers(!us, to, occ).is_empty() {
+                return true;
+            }
+        }
+    }
+    count_legal(pos) > 0
+}
+
 struct Expander<'a> {
     classes: u8,
     zone: Bitboard,

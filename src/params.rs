@@ -36,6 +36,22 @@ pub const LMR_DIVISOR: f64 = 2.25;
 /// Internal iterative reduction: with no TT move at this depth or more, search one ply less.
 pub const IIR_MIN_DEPTH: i32 = 4;
 
+/// Mate in one is looked for at nodes of at least this depth that are new to the table.
+pub const MATE1_MIN_DEPTH: i32 = 2;
+/// A mate in one is stored in the table as searched this many plies deeper than the node (not
+/// deeper still, so that it does not crowd out other entries for the rest of the game).
+pub const MATE1_TT_DEPTH_BONUS: i32 = 6;
+
+/// Root mate probe: the df-pn solver runs for at most this many nodes, with a table of
+/// `ROOT_MATE_PROBE_TABLE_MB` MiB. An analysis search runs it before its first iteration; a
+/// timed search once, after the first iteration that scores at least
+/// `ROOT_MATE_PROBE_MIN_SCORE`, for at most 1/`ROOT_MATE_PROBE_TIME_DIVISOR` of the move's
+/// planned (soft) time.
+pub const ROOT_MATE_PROBE_NODES: u64 = 20_000;
+pub const ROOT_MATE_PROBE_MIN_SCORE: i32 = 500;
+pub const ROOT_MATE_PROBE_TIME_DIVISOR: u32 = 16;
+pub const ROOT_MATE_PROBE_TABLE_MB: usize = 4;
+
 /// Quiescence delta pruning margin.
 pub const DELTA_MARGIN: i32 = 150;
 
@@ -52,14 +68,17 @@ pub const QS_CHECK_PLIES: i32 = 1;
 /// Skill levels (`SkillLevel`, or `USI_LimitStrength` with `USI_Strength`): 0 is the weakest,
 /// `SKILL_FULL` the normal search. See `docs/skill.md` for the mapping and its rationale.
 pub const SKILL_FULL: u8 = 20;
-/// Deepest iteration per level 0 ..= 19.
-pub const SKILL_DEPTH: [i32; 20] = [
-    1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 10, 11, 12,
-];
-/// Node budget per level: no iteration starts after this many nodes (about 200 * 1.5^level).
+/// Node budget per level 0 ..= 19: no iteration starts once this many nodes are used. The
+/// budgets follow the median cost of iterative deepening to depth 1, 1.5, 2, 2.5, ... (with 4
+/// lines, over the bench positions; half depths by geometric interpolation), so that each
+/// level searches about half a ply deeper than the one below.
 pub const SKILL_NODES: [u64; 20] = [
-    200, 300, 450, 700, 1_000, 1_500, 2_200, 3_300, 5_000, 7_500, 11_000, 17_000, 25_000, 38_000,
-    57_000, 85_000, 130_000, 190_000, 290_000, 430_000,
+    1, 180, 310, 520, 800, 1_200, 1_700, 2_400, 3_200, 4_300, 5_900, 8_000, 10_000, 12_700, 16_600,
+    22_000, 27_000, 33_000, 41_000, 51_000,
+];
+/// Deepest iteration per level (a cap for positions where the budget lasts long).
+pub const SKILL_DEPTH: [i32; 20] = [
+    1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11,
 ];
 /// Lines searched below full skill; the move played is picked among them.
 pub const SKILL_MULTIPV: usize = 4;

@@ -3,10 +3,10 @@
 //! Layout of [`Searcher::search`], in numbered steps: 1 quiescence at depth 0; 2 node
 //! bookkeeping and stop checks; 3 repetition (sennichite, perpetual check) and mate-distance
 //! pruning; 4 transposition table probe; 5 static evaluation; 6 reverse futility pruning;
-//! 7 null move (verified at high depth); 8 internal iterative reduction; 9 the move loop with
-//! late-move pruning, futility pruning, check extension and late-move reductions; 10 mate when
-//! there is no legal move (shogi has no stalemate); 11 history and killer updates and the TT
-//! store.
+//! 7 null move (verified at high depth); 8 internal iterative reduction; 9 the move loop
+//! (after a look for a mate in one) with late-move pruning, futility pruning, check extension
+//! and late-move reductions; 10 mate when there is no legal move (shogi has no stalemate);
+//! 11 history and killer updates and the TT store.
 //!
 //! Scores: `MATE - ply` for mating at `ply`; anything beyond `MATE_BOUND` is a mate score.
 //! Repetition outcomes use `REPETITION_WIN` (not a mate score: the game ends by sennichite).
@@ -14,6 +14,7 @@
 use crate::bitboard::Bitboard;
 use crate::eval::{capture_value, evaluate};
 use crate::game::{repetition_loser, SennichiteRule};
+use crate::mate::{MateLimits, MateResult, MateSolver};
 use crate::movegen::{self, gives_check, legal_moves, MoveList, NOISY};
 use crate::params::*;
 use crate::position::Position;
@@ -59,6 +60,9 @@ pub struct SearchConfig {
     /// Playing strength, 0 ..= `SKILL_FULL` (see [`SkillLimits`]); `SKILL_FULL` is the normal
     /// search, untouched.
     pub skill_level: u8,
+    /// Let the df-pn solver look for a mate at the root (see `docs/mate.md`); off for `bench`,
+    /// which measures the search alone.
+    pub mate_probe: bool,
 }
 
 impl Default for SearchConfig {
@@ -69,6 +73,7 @@ impl Default for SearchConfig {
             move_overhead: 50,
             verbose: true,
             skill_level: SKILL_FULL,
+            mate_probe: true,
         }
     }
 }
@@ -130,6 +135,10 @@ pub struct Searcher {
     flushed: u64,
     /// Skill-level picks made since the last `clear`: mixed into the seed of the next one.
     skill_picks: u64,
+    /// The df-pn solver of the root mate probe (main thread only; made on first use).
+    mate_solver: Option<MateSolver>,
+    /// The mating line found by the root mate probe of the current search, if any.
+    proven_mate: Option<Vec<Move>>,
 }
 
 fn is_mate_score(s: i32) -> bool {
@@ -309,6 +318,8 @@ impl Searcher {
             excluded: Vec::new(),
             flushed: 0,
             skill_picks: 0,
+            mate_solver: None,
+            proven_mate: None,
         }
     }
 
@@ -549,6 +560,25 @@ impl Searcher {
         root_moves.sort_by_key(|rm| -rm.prev_score);
         result.best = Some(root_moves[0].mv);
 
+        // The root mate probe (a short df-pn search for a forced mate). An analysis search runs
+        // it before the first iteration; a timed one once its score says the opponent's king is
+        // in danger (it costs time that the search needs otherwise). A proven mate is reported
+        // at once; a timed search plays it at once, an analysis search uses it unless it finds
+        // a shorter mate itself.
+        let probe_allowed = !helper
+            && self.config.mate_probe
+            && skill.is_none()
+            && self.config.multipv == 1
+            && searchmoves.is_empty()
+            && limits.mate.is_none();
+        let mut probed = false;
+        let mut proven = None;
+        self.proven_mate = None;
+        if probe_allowed && self.plan.is_none() {
+            probed = true;
+            proven = self.root_mate_probe(history, &root_moves, None);
+        }
+
         // Below full skill, more lines are searched than reported: the candidates to pick from.
         let reported = self.config.multipv.clamp(1, root_moves.len());
         let multipv = match &skill {
@@ -627,6 +657,19 @@ impl Searcher {
                     self.report(&root_moves, i, depth);
                 }
             }
+            if probe_allowed
+                && !probed
+                && (ROOT_MATE_PROBE_MIN_SCORE..MATE_BOUND).contains(&root_moves[0].score)
+            {
+                probed = true;
+                let deadline = self
+                    .plan
+                    .map(|p| Instant::now() + p.soft / ROOT_MATE_PROBE_TIME_DIVISOR);
+                proven = self.root_mate_probe(history, &root_moves, deadline);
+                if proven.is_some() && !self.shared.pondering.load(Ordering::Relaxed) {
+                    break;
+                }
+            }
             result.best = Some(root_moves[0].mv);
             result.score = root_moves[0].score;
             result.depth = depth;
@@ -670,6 +713,12 @@ impl Searcher {
             self.skill_picks += 1;
             best = &candidates[skill_pick(&scores, self.config.skill_level, seed)];
         }
+        if let Some(line) = proven.filter(|l| best.score < MATE - l.len() as i32) {
+            result.best = Some(line[0]);
+            result.score = MATE - line.len() as i32;
+            result.ponder = line.get(1).copied();
+            return result;
+        }
         result.best = Some(best.mv);
         result.score = best.score;
         result.ponder = best.pv.get(1).copied().or_else(|| {
@@ -682,26 +731,86 @@ impl Searcher {
         result
     }
 
+    /// Runs the mate solver on the root for at most `ROOT_MATE_PROBE_NODES` nodes (and until
+    /// `deadline`). When it proves a mate that starts with one of `root_moves` (which leave out
+    /// moves that lose by repetition), it is reported at once and returned.
+    fn root_mate_probe(
+        &mut self,
+        history: &[Position],
+        root_moves: &[RootMove],
+        deadline: Option<Instant>,
+    ) -> Option<Vec<Move>> {
+        let limits = MateLimits {
+            deadline,
+            max_nodes: Some(ROOT_MATE_PROBE_NODES),
+        };
+        let solver = self
+            .mate_solver
+            .get_or_insert_with(|| MateSolver::new(ROOT_MATE_PROBE_TABLE_MB));
+        let started = Instant::now();
+        let result = solver.solve(history, &limits, &self.shared.stop);
+        log::debug!(
+            "root mate probe: {:?} after {} nodes in {:?}",
+            result,
+            solver.nodes(),
+            started.elapsed()
+        );
+        let line = match result {
+            MateResult::Mate(line) if root_moves.iter().any(|rm| rm.mv == line[0]) => line,
+            _ => return None,
+        };
+        let plies = line.len() as i32;
+        if self.config.verbose {
+            self.print_info(plies, line.len(), 0, MATE - plies, Bound::Exact, &line);
+        }
+        self.proven_mate = Some(line.clone());
+        Some(line)
+    }
+
+    /// Prints the `info` line of root line `i` after an iteration to `depth`. While the root
+    /// mate probe's mate is better than what the search has for its best line, that mate is
+    /// shown as the first line instead.
     fn report(&self, root_moves: &[RootMove], i: usize, depth: i32) {
         let rm = &root_moves[i];
         if rm.score == -INFINITY {
             return;
         }
+        match &self.proven_mate {
+            Some(line) if i == 0 && rm.score < MATE - line.len() as i32 => self.print_info(
+                depth,
+                rm.seldepth.max(line.len()),
+                0,
+                MATE - line.len() as i32,
+                Bound::Exact,
+                line,
+            ),
+            _ => self.print_info(depth, rm.seldepth, i, rm.score, rm.bound, &rm.pv),
+        }
+    }
+
+    fn print_info(
+        &self,
+        depth: i32,
+        seldepth: usize,
+        index: usize,
+        score: i32,
+        bound: Bound,
+        pv: &[Move],
+    ) {
         let ms = self.elapsed().as_millis().max(1) as u64;
         let nodes = self.total_nodes();
         let nps = nodes * 1000 / ms;
-        let bound = match rm.bound {
+        let bound = match bound {
             Bound::Lower => " lowerbound",
             Bound::Upper => " upperbound",
             _ => "",
         };
-        let pv: Vec<String> = rm.pv.iter().map(|m| m.to_string()).collect();
+        let pv: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
         self.say(&format!(
-            "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} time {ms} hashfull {} pv {}",
-            rm.seldepth.max(1),
-            i + 1,
-            format_score(rm.score),
-            nodes,
+            "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {nodes} nps {nps} time {ms} hashfull {} pv {}",
+            seldepth.max(1),
+            index + 1,
+            format_score(score),
             self.tt.hashfull(),
             pv.join(" ")
         ));
@@ -998,6 +1107,24 @@ impl Searcher {
             // Step 10: no legal move loses, in check or not.
             return -MATE + ply as i32;
         }
+        // A mate in one ends the search of this node. Looked for only where the node is new to
+        // the table (a searched node has seen its checks) and deep enough for the look to pay;
+        // at depth 1 the quiescence search's checks find such mates anyway.
+        if !in_check && depth >= MATE1_MIN_DEPTH && tt.is_none() {
+            for &m in moves.iter() {
+                if gives_check(&pos, m) && !movegen::has_legal_move(&pos.after(m)) {
+                    let s = MATE - ply as i32 - 1;
+                    let d = (depth + MATE1_TT_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
+                    self.tt
+                        .store(key, m, score_to_tt(s, ply), 0, d, Bound::Exact);
+                    if pv_node {
+                        self.pv[ply][0] = m;
+                        self.pv_len[ply] = 1;
+                    }
+                    return s;
+                }
+            }
+        }
         self.order(&pos, &mut moves, tt_move, ply);
         let mut best = -INFINITY;
         let mut best_move = Move::NONE;
@@ -1277,5 +1404,51 @@ mod tests {
         assert_eq!(format_score(MATE - 3), "mate 3");
         assert_eq!(format_score(-MATE + 4), "mate -4");
         assert_eq!(format_score(12), "cp 12");
+    }
+
+    fn searcher_at(pos: Position, tt: &Arc<TranspositionTable>) -> Searcher {
+        let mut s = Searcher::new(
+            tt.clone(),
+            Arc::new(Shared::default()),
+            Arc::new(|_: &str| {}),
+        );
+        s.stack[0] = pos;
+        s.keys = vec![pos.key()];
+        s.checks = vec![pos.in_check()];
+        s.root_index = 0;
+        s
+    }
+
+    #[test]
+    fn an_interior_mate_in_one_ends_the_node_at_once() {
+        // The horse mates next to the king; other moves exist by the dozen.
+        let pos = Position::from_sfen("2+B2/4g/2k2/G3B/1KS2 b 2RSPp 1").unwrap();
+        let mate = crate::mate::mate_in_one(&pos).unwrap();
+        for pv_node in [false, true] {
+            let tt = Arc::new(TranspositionTable::new(1));
+            let mut s = searcher_at(pos, &tt);
+            let score = s.search(0, 4, -INFINITY, INFINITY, pv_node, false);
+            assert_eq!(score, MATE - 1);
+            assert_eq!(s.nodes, 1, "the node itself only");
+            assert_eq!(tt.probe(pos.key()).unwrap().mv, mate);
+            if pv_node {
+                assert_eq!(&s.pv[0][..s.pv_len[0]], &[mate]);
+            }
+            // Below the minimum depth the moves are searched, to the same score.
+            let tt = Arc::new(TranspositionTable::new(1));
+            let mut s = searcher_at(pos, &tt);
+            let score = s.search(0, MATE1_MIN_DEPTH - 1, -INFINITY, INFINITY, pv_node, false);
+            assert_eq!(score, MATE - 1);
+            assert!(s.nodes > 1);
+        }
+        // No shortcut when the only mate in one is a pawn drop (uchifuzume, not a legal move).
+        let pos = Position::from_sfen("4k/p1S2/3G1/5/K4 b P 1").unwrap();
+        let b1 = crate::types::Square::new(9);
+        assert!(movegen::is_pawn_drop_mate(&pos, b1));
+        assert_eq!(crate::mate::mate_in_one(&pos), None);
+        let tt = Arc::new(TranspositionTable::new(1));
+        let mut s = searcher_at(pos, &tt);
+        assert!(s.search(0, 4, -INFINITY, INFINITY, false, false) < MATE - 1);
+        assert!(s.nodes > 1);
     }
 }

@@ -702,6 +702,7 @@ impl Engine {
             move_overhead: self.options.move_overhead,
             verbose: true,
             skill_level: self.options.effective_skill_level(),
+            mate_probe: true,
         };
         let out = self.out.clone();
         let handle = std::thread::Builder::new()

@@ -455,3 +455,87 @@ fn go_mate_answers_with_one_checkmate_line() {
     e.ready();
     e.quit();
 }
+
+/// The score and PV of an `info` line.
+fn score_and_pv(line: &str) -> (String, Vec<String>) {
+    let score = line
+        .split(" score ")
+        .nth(1)
+        .map(|s| s.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default();
+    let pv = line
+        .split(" pv ")
+        .nth(1)
+        .map(|s| s.split_whitespace().map(String::from).collect())
+        .unwrap_or_default();
+    (score, pv)
+}
+
+/// Checks that `pv` is a forced-mate line from `sfen` (every attacker move a check, the
+/// defender mated at the end).
+fn assert_mating_line(sfen: &str, pv: &[String]) {
+    let mut game = Game::from_sfen(sfen).unwrap();
+    let root = *game.current();
+    let mut moves = Vec::new();
+    for m in pv {
+        let mv = gogo::notation::parse_move(game.current(), m).unwrap();
+        game.play(mv).unwrap();
+        moves.push(mv);
+    }
+    gogo::mate::check_mate_line(&root, &moves).unwrap_or_else(|e| panic!("{pv:?}: {e}"));
+}
+
+#[test]
+fn a_mate_found_by_the_root_probe_is_reported_and_played_at_once() {
+    // Mate in 7 plies; the first iterations of the search see only a big material edge.
+    let sfen = "1b1gk/1K3/4p/2S2/1G1BR b RSP 1";
+    let mut e = Engine::start();
+    e.send(&format!("position sfen {sfen}"));
+    e.send("go btime 60000 wtime 60000 binc 1000 winc 1000");
+    let lines = e.until("bestmove", 10 * SECOND);
+    let game = Game::from_sfen(sfen).unwrap();
+    let best = check_bestmove(&lines, &game);
+    let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    // The first iteration's score triggers the probe, and the timed search plays the proven
+    // mate without iterating further.
+    assert_eq!(infos.len(), 2, "{lines:?}");
+    assert!(infos[0].starts_with("info depth 1 "), "{lines:?}");
+    let (score, pv) = score_and_pv(infos[1]);
+    assert_eq!(score, "mate 7");
+    assert_eq!(pv.len(), 7);
+    assert_eq!(pv[0], best);
+    assert_mating_line(sfen, &pv);
+
+    // Analysis: the probe runs before the first iteration, so the mate is the first line at
+    // every depth, and the answer after stop.
+    e.send("go infinite");
+    std::thread::sleep(SECOND / 2);
+    e.send("stop");
+    let lines = e.until("bestmove", 10 * SECOND);
+    let best = check_bestmove(&lines, &game);
+    let infos: Vec<&String> = lines.iter().filter(|l| l.contains(" score ")).collect();
+    assert!(infos.len() > 1, "{lines:?}");
+    for l in &infos {
+        let (score, pv) = score_and_pv(l);
+        let plies: i32 = score
+            .strip_prefix("mate ")
+            .unwrap_or_else(|| panic!("not a mate score: {l}"))
+            .parse()
+            .unwrap();
+        assert!((1..=7).contains(&plies) && plies % 2 == 1, "{l}");
+        assert_mating_line(sfen, &pv);
+    }
+    assert_eq!(score_and_pv(infos.last().unwrap()).1[0], best);
+
+    // With MultiPV the probe is off and the search finds the mate itself.
+    e.send("setoption name MultiPV value 2");
+    e.send("go depth 9");
+    let lines = e.until("bestmove", 20 * SECOND);
+    check_bestmove(&lines, &game);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{lines:?}"
+    );
+    e.ready();
+    e.quit();
+}
