@@ -4,8 +4,8 @@ mod common;
 
 use common::{RefPos, Rng};
 use gogo::movegen::{
-    checks, count_legal, evasions, generate, gives_check, is_legal, legal_moves, MoveList, DROPS,
-    NOISY, QUIET,
+    checks, count_legal, evasions, generate, gives_check, has_legal_move, is_legal, legal_moves,
+    MoveList, DROPS, NOISY, QUIET,
 };
 use gogo::position::Position;
 use gogo::types::Move;
@@ -123,4 +123,25 @@ fn is_legal_agrees_with_the_generator_on_every_encoding() {
             assert_eq!(is_legal(pos, m), all.contains(m), "is_legal({m}) in {pos}");
         }
     });
+}
+
+#[test]
+fn has_legal_move_agrees_with_the_count_also_after_checks() {
+    let (mut positions, mut mated) = (0, 0);
+    random_positions(300, 60, |pos| {
+        let mut check = |p: &Position| {
+            positions += 1;
+            let any = count_legal(p) > 0;
+            mated += usize::from(!any);
+            assert_eq!(has_legal_move(p), any, "{p}");
+        };
+        check(pos);
+        for &m in legal_moves(pos).iter() {
+            if gives_check(pos, m) {
+                check(&pos.after(m));
+            }
+        }
+    });
+    // Both answers were exercised.
+    assert!(mated > 0 && mated < positions, "{mated} of {positions}");
 }
