@@ -1,6 +1,9 @@
 //! Skill levels: the level -> limits mapping, the random pick, and the engine at low and full
 //! strength (the library and the binary on pipes).
 
+mod common;
+
+use common::engine::{Engine as Pipe, SECOND};
 use gogo::bench::POSITIONS;
 use gogo::game::Game;
 use gogo::movegen;
@@ -11,8 +14,6 @@ use gogo::search::{
 use gogo::time::Limits;
 use gogo::tt::TranspositionTable;
 use gogo::usi::Engine;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 
 fn game(text: &str) -> Game {
@@ -167,33 +168,19 @@ fn full_level_is_the_normal_search() {
 /// Runs the binary on the lines of `input`, waiting for the `bestmove` after every `go`
 /// before sending the next line, then sends `quit`; returns all output lines.
 fn run_engine(input: &str) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gogo"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("engine starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut e = Pipe::start();
     let mut lines = Vec::new();
     for l in input.lines() {
-        writeln!(stdin, "{l}").unwrap();
-        stdin.flush().unwrap();
+        e.send(l);
         if l.starts_with("go") {
-            loop {
-                let out = stdout.next().expect("a bestmove").unwrap();
-                let done = out.starts_with("bestmove");
-                lines.push(out);
-                if done {
-                    break;
-                }
-            }
+            lines.extend(e.until("bestmove", 60 * SECOND));
         }
     }
-    writeln!(stdin, "quit").unwrap();
-    drop(stdin);
-    lines.extend(stdout.map_while(Result::ok));
-    assert!(child.wait().unwrap().success());
+    // What the lines after the last search printed, without the `readyok` that ends it.
+    let mut tail = e.ready();
+    tail.pop();
+    lines.extend(tail);
+    e.quit();
     lines
 }
 

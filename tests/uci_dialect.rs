@@ -6,6 +6,9 @@
 mod common;
 
 use common::data_rows;
+use common::engine::Engine;
+
+const MINUTE: Duration = Duration::from_secs(60);
 use gogo::game::Game;
 use gogo::movegen;
 use gogo::notation::UsiMove;
@@ -14,10 +17,7 @@ use gogo::uci::{
     fen_to_sfen, input_to_usi, output_to_uci, sfen_to_fen, uci_move_to_usi, usi_move_to_uci,
 };
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::sync::mpsc::channel;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Fairy-Stockfish `go perft 1` from the start position, USI mode then UCI mode (same order).
 const FSF_STARTPOS: &str = "2e3d d1c2,2e1d d1e2,2e4c d1b3,2e5b d1a4,1e1d e1e2,1e1c e1e3,\
@@ -739,45 +739,15 @@ fn translated_positions_are_the_positions_meant() {
 /// The real engine binary, every line through the translation both ways: a short game.
 #[test]
 fn engine_plays_through_the_translation() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gogo"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("engine starts");
-    let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            let t = output_to_uci(&line);
-            if !t.is_empty() && tx.send(t).is_err() {
-                break;
-            }
-        }
-    });
-    let mut send = |uci: &str| {
+    let mut e = Engine::start_mapped(output_to_uci);
+    // Every line goes in through the translation.
+    fn send(e: &mut Engine, uci: &str) {
         for l in input_to_usi(uci).unwrap() {
-            writeln!(stdin, "{l}").unwrap();
+            e.send(&l);
         }
-        stdin.flush().unwrap();
-    };
-    let until = |prefix: &str| -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let l = rx.recv_timeout(left).expect("engine answers in time");
-            let done = l.starts_with(prefix);
-            seen.push(l);
-            if done {
-                return seen;
-            }
-        }
-    };
-    send("uci");
-    let hello = until("uciok");
+    }
+    send(&mut e, "uci");
+    let hello = e.until("uciok", MINUTE);
     assert!(hello.iter().any(|l| l.starts_with("id name ")));
     assert!(hello.iter().any(
         |l| l.starts_with("option name UCI_Variant type combo") && l.contains("var minishogi")
@@ -785,11 +755,11 @@ fn engine_plays_through_the_translation() {
     assert!(hello.iter().any(|l| l.starts_with("option name Hash ")));
     assert!(hello.iter().any(|l| l.starts_with("option name Ponder ")));
     assert!(!hello.iter().any(|l| l.contains("USI_")));
-    send("setoption name UCI_Variant value minishogi");
-    send("setoption name Hash value 8");
-    send("ucinewgame");
-    send("isready");
-    let ready = until("readyok");
+    send(&mut e, "setoption name UCI_Variant value minishogi");
+    send(&mut e, "setoption name Hash value 8");
+    send(&mut e, "ucinewgame");
+    send(&mut e, "isready");
+    let ready = e.until("readyok", MINUTE);
     assert!(
         !ready.iter().any(|l| l.starts_with("info string")),
         "{ready:?}"
@@ -806,9 +776,9 @@ fn engine_plays_through_the_translation() {
             cmd.push_str(" moves ");
             cmd.push_str(&uci_moves.join(" "));
         }
-        send(&cmd);
-        send("go depth 3 wtime 5000 btime 5000");
-        let lines = until("bestmove");
+        send(&mut e, &cmd);
+        send(&mut e, "go depth 3 wtime 5000 btime 5000");
+        let lines = e.until("bestmove", MINUTE);
         for l in &lines {
             assert!(!l.starts_with("info string"), "{l}");
             if let Some(pv) = l.split(" pv ").nth(1) {
@@ -830,9 +800,9 @@ fn engine_plays_through_the_translation() {
     }
     assert!(uci_moves.len() >= 4);
     // From a FEN (gote to move, hands), the answer is a legal gote move in UCI notation.
-    send(&format!("position fen {}", FSF_FENS[7].1));
-    send("go depth 2");
-    let best = until("bestmove").last().unwrap().clone();
+    send(&mut e, &format!("position fen {}", FSF_FENS[7].1));
+    send(&mut e, "go depth 2");
+    let best = e.until("bestmove", MINUTE).last().unwrap().clone();
     let m = best.split_whitespace().nth(1).unwrap();
     let pos = Position::from_sfen(FSF_FENS[7].0).unwrap();
     assert!(
@@ -840,8 +810,7 @@ fn engine_plays_through_the_translation() {
         "{best}"
     );
     // An illegal UCI move is reported by the translation, in UCI terms.
-    let e = input_to_usi("position startpos moves e2e6").unwrap_err();
-    assert!(e.contains("'e2e6' is not a UCI move"), "{e}");
-    send("quit");
-    let _ = child.wait();
+    let err = input_to_usi("position startpos moves e2e6").unwrap_err();
+    assert!(err.contains("'e2e6' is not a UCI move"), "{err}");
+    e.quit();
 }

@@ -15,6 +15,12 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
+        Engine::start_mapped(|line| line.to_string())
+    }
+
+    /// Like [`Engine::start`], with every output line passed through `map` (lines it maps to
+    /// nothing are dropped): for tests that speak a dialect through a translation.
+    pub fn start_mapped(map: fn(&str) -> String) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_gogo"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -27,7 +33,8 @@ impl Engine {
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+                let line = map(&line);
+                if !line.is_empty() && tx.send(line).is_err() {
                     break;
                 }
             }
