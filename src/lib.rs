@@ -13,6 +13,7 @@ pub mod params;
 pub mod perft;
 pub mod position;
 pub mod search;
+pub mod see;
 pub mod time;
 pub mod tt;
 pub mod types;

@@ -17,6 +17,10 @@ pub const NMP_BASE_REDUCTION: i32 = 3;
 pub const NMP_DEPTH_DIVISOR: i32 = 4;
 pub const NMP_VERIFY_DEPTH: i32 = 10;
 
+// "Improving" (static evaluation above the one two plies earlier): reverse futility pruning
+// uses one ply less of margin, late move pruning keeps twice as many moves, late move
+// reductions are one ply smaller than when not improving.
+
 /// Futility pruning of quiet moves at shallow depth: eval + base + per-ply margin < alpha.
 pub const FUTILITY_DEPTH_LIMIT: i32 = 6;
 pub const FUTILITY_BASE: i32 = 80;
@@ -32,6 +36,13 @@ pub const LMR_MIN_MOVES: usize = 3;
 /// reduction = LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR (in hundredths).
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
+
+/// Static exchange pruning: up to this depth, a move whose exchange on its destination loses
+/// more than `SEE_NOISY_MARGIN * depth` (captures and promotions) or
+/// `SEE_QUIET_MARGIN * depth * depth` (other moves and drops) is skipped. Checks are kept.
+pub const SEE_PRUNING_DEPTH: i32 = 6;
+pub const SEE_NOISY_MARGIN: i32 = 150;
+pub const SEE_QUIET_MARGIN: i32 = 45;
 
 /// Internal iterative reduction: with no TT move at this depth or more, search one ply less.
 pub const IIR_MIN_DEPTH: i32 = 4;
@@ -51,6 +62,11 @@ pub const ROOT_MATE_PROBE_NODES: u64 = 20_000;
 pub const ROOT_MATE_PROBE_MIN_SCORE: i32 = 500;
 pub const ROOT_MATE_PROBE_TIME_DIVISOR: u32 = 16;
 pub const ROOT_MATE_PROBE_TABLE_MB: usize = 4;
+
+/// Time management with a main clock: plan `remaining / TIME_MOVES_TO_GO` (when the GUI sends
+/// no `movestogo`) plus `TIME_INC_PERCENT`% of the increment per move.
+pub const TIME_MOVES_TO_GO: u32 = 20;
+pub const TIME_INC_PERCENT: u64 = 100;
 
 /// Quiescence delta pruning margin.
 pub const DELTA_MARGIN: i32 = 150;

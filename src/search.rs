@@ -4,8 +4,8 @@
 //! bookkeeping and stop checks; 3 repetition (sennichite, perpetual check) and mate-distance
 //! pruning; 4 transposition table probe; 5 static evaluation; 6 reverse futility pruning;
 //! 7 null move (verified at high depth); 8 internal iterative reduction; 9 the move loop
-//! (after a look for a mate in one) with late-move pruning, futility pruning, check extension
-//! and late-move reductions; 10 mate when there is no legal move (shogi has no stalemate);
+//! (after a look for a mate in one) with late-move pruning, futility pruning, static-exchange
+//! pruning, check extension and late-move reductions; 10 mate when there is no legal move (shogi has no stalemate);
 //! 11 history and killer updates and the TT store.
 //!
 //! Scores: `MATE - ply` for mating at `ply`; anything beyond `MATE_BOUND` is a mate score.
@@ -18,9 +18,10 @@ use crate::mate::{MateLimits, MateResult, MateSolver};
 use crate::movegen::{self, gives_check, legal_moves, MoveList, NOISY};
 use crate::params::*;
 use crate::position::Position;
+use crate::see::see_ge;
 use crate::time::{self, Limits, TimePlan};
 use crate::tt::{Bound, TranspositionTable};
-use crate::types::{Color, Move, PieceKind};
+use crate::types::{Color, Move};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -115,6 +116,8 @@ pub struct Searcher {
     counter: Box<[[[Move; 25]; 15]; 2]>,
     /// The move that led to each ply, with the history index of the man that made it.
     path: [(Move, usize); MAX_PLY + 2],
+    /// Static evaluation of each ply of the current path (`-INFINITY` when in check).
+    evals: [i32; MAX_PLY + 2],
     stack: Vec<Position>,
     /// Keys and check flags of the game so far and the current search path.
     keys: Vec<u64>,
@@ -302,6 +305,7 @@ impl Searcher {
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             counter: Box::new([[[Move::NONE; 25]; 15]; 2]),
             path: [(Move::NONE, 0); MAX_PLY + 2],
+            evals: [-INFINITY; MAX_PLY + 2],
             stack: vec![Position::startpos(); MAX_PLY + 2],
             keys: Vec::new(),
             checks: Vec::new(),
@@ -958,35 +962,42 @@ impl Searcher {
     fn order(&self, pos: &Position, moves: &mut MoveList, tt_move: Move, ply: usize) {
         let side = pos.side_to_move().index();
         let counter = self.counter_move(pos, ply);
-        let mut scored: Vec<(i32, Move)> = moves
-            .iter()
-            .map(|&m| {
-                let s = if m == tt_move {
-                    1 << 30
-                } else if Self::is_noisy(pos, m) {
-                    let victim = if m.is_drop() {
-                        0
-                    } else {
-                        pos.piece_on(m.to()).map_or(0, |p| capture_value(p.kind))
-                    };
-                    let attacker = pos.piece_on(m.from()).map_or(0, |p| p.kind.index() as i32);
-                    let promo = if m.is_promotion() { 300 } else { 0 };
-                    (1 << 24) + victim * 16 + promo * 16 - attacker
-                } else if m == self.killers[ply][0] {
-                    (1 << 23) + 1
-                } else if m == self.killers[ply][1] {
-                    1 << 23
-                } else if m == counter {
-                    (1 << 23) - 1
+        // Sort keys: the score in the high half, the original index in the low bits, so that
+        // an unstable sort without allocation gives the order of a stable sort by score.
+        let n = moves.len();
+        let mut keys = [0u64; movegen::MAX_MOVES];
+        for (i, &m) in moves.iter().enumerate() {
+            let s = if m == tt_move {
+                1 << 30
+            } else if Self::is_noisy(pos, m) {
+                let victim = if m.is_drop() {
+                    0
                 } else {
-                    self.history[side][Self::history_index(pos, m)][m.to().index()]
+                    pos.piece_on(m.to()).map_or(0, |p| capture_value(p.kind))
                 };
-                (s, m)
-            })
-            .collect();
-        scored.sort_by_key(|&(s, _)| -s);
-        for (slot, (_, m)) in moves.as_mut_slice().iter_mut().zip(scored) {
-            *slot = m;
+                let attacker = pos.piece_on(m.from()).map_or(0, |p| p.kind.index() as i32);
+                let promo = if m.is_promotion() { 300 } else { 0 };
+                // Captures that lose material in the exchange go after the killers.
+                let base = if see_ge(pos, m, 0) { 1 << 24 } else { 1 << 20 };
+                base + victim * 16 + promo * 16 - attacker
+            } else if m == self.killers[ply][0] {
+                (1 << 23) + 1
+            } else if m == self.killers[ply][1] {
+                1 << 23
+            } else if m == counter {
+                (1 << 23) - 1
+            } else {
+                self.history[side][Self::history_index(pos, m)][m.to().index()]
+            };
+            // Higher scores first: invert the (offset) score.
+            let inverted = (i32::MAX as i64 - s as i64) as u64;
+            keys[i] = (inverted << 16) | i as u64;
+        }
+        keys[..n].sort_unstable();
+        let mut original = [Move::NONE; movegen::MAX_MOVES];
+        original[..n].copy_from_slice(moves.as_slice());
+        for (slot, &k) in moves.as_mut_slice().iter_mut().zip(&keys[..n]) {
+            *slot = original[(k & 0xffff) as usize];
         }
     }
 
@@ -1061,11 +1072,16 @@ impl Searcher {
         } else {
             evaluate(&pos)
         };
+        self.evals[ply] = static_eval;
+        // Improving: our static evaluation is better than two plies ago (or we were in check
+        // then). Pruning is less eager, reductions smaller.
+        let improving = !in_check
+            && (ply < 2 || static_eval > self.evals[ply - 2] || self.evals[ply - 2] == -INFINITY);
 
         if !pv_node && !in_check {
             // Step 6: reverse futility pruning.
             if depth <= RFP_DEPTH_LIMIT
-                && static_eval - RFP_MARGIN * depth >= beta
+                && static_eval - RFP_MARGIN * (depth - improving as i32) >= beta
                 && static_eval.abs() < MATE_BOUND
             {
                 return static_eval;
@@ -1136,13 +1152,26 @@ impl Searcher {
             let checks = gives_check(&pos, m);
             if best > -MATE_BOUND && !in_check && !noisy && !checks && !pv_node {
                 // Late move pruning.
-                if depth <= LMP_DEPTH_LIMIT && i >= LMP_BASE + (depth * depth) as usize {
+                let lmp_limit = (LMP_BASE + (depth * depth) as usize) >> (!improving as usize);
+                if depth <= LMP_DEPTH_LIMIT && i >= lmp_limit {
                     continue;
                 }
                 // Futility pruning.
                 if depth <= FUTILITY_DEPTH_LIMIT
                     && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
                 {
+                    continue;
+                }
+            }
+            // Static exchange pruning.
+            if best > -MATE_BOUND && !in_check && !pv_node && !checks && depth <= SEE_PRUNING_DEPTH
+            {
+                let threshold = if noisy {
+                    -SEE_NOISY_MARGIN * depth
+                } else {
+                    -SEE_QUIET_MARGIN * depth * depth
+                };
+                if !see_ge(&pos, m, threshold) {
                     continue;
                 }
             }
@@ -1171,6 +1200,9 @@ impl Searcher {
                         r -= 1;
                     }
                     if cut_node {
+                        r += 1;
+                    }
+                    if !improving {
                         r += 1;
                     }
                     if checks {
@@ -1340,7 +1372,6 @@ impl Searcher {
         }
         self.order(&pos, &mut moves, Move::NONE, ply.min(MAX_PLY));
         let mut best = stand_pat;
-        let them = !pos.side_to_move();
         for &m in moves.iter() {
             if !in_check {
                 let victim = if m.is_drop() {
@@ -1354,24 +1385,13 @@ impl Searcher {
                 if stand_pat + gain + DELTA_MARGIN <= alpha {
                     continue;
                 }
-                // Skip captures that lose the capturer to a recapture for less.
-                if let Some(attacker) = pos.piece_on(m.from()) {
-                    let attacker_value = capture_value(attacker.kind);
-                    if attacker.kind != PieceKind::King
-                        && attacker_value > gain + 50
-                        && pos
-                            .attackers(
-                                them,
-                                m.to(),
-                                pos.occupied() ^ crate::bitboard::Bitboard::from(m.from()),
-                            )
-                            .any()
-                    {
-                        continue;
-                    }
+                // Skip captures and promotions that lose material in the exchange.
+                if !see_ge(&pos, m, 0) {
+                    continue;
                 }
             }
             self.stack[ply + 1] = pos.after(m);
+            self.path[ply + 1] = (m, Self::history_index(&pos, m));
             let score = -self.qsearch(ply + 1, -beta, -alpha, qdepth - 1);
             if self.stopped {
                 return 0;

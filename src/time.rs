@@ -5,10 +5,11 @@
 //! - byoyomi with no main time left: use the byoyomi period nearly fully; unused byoyomi is
 //!   lost anyway.
 //! - sudden death / Fischer increment (and byoyomi on top of main time): a share of the
-//!   remaining time (`remaining / moves-to-go + most of the increment`), stretched when the best
+//!   remaining time (`remaining / moves-to-go + the increment`), stretched when the best
 //!   move keeps changing and shortened when it is stable, never more than a safe fraction of
 //!   the clock.
 
+use crate::params::{TIME_INC_PERCENT, TIME_MOVES_TO_GO};
 use std::time::Duration;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -63,8 +64,8 @@ pub fn plan(limits: &Limits, us: usize, overhead: u64) -> Option<TimePlan> {
             hard: Duration::from_millis(hard),
         });
     }
-    let mtg = limits.movestogo.unwrap_or(28).clamp(1, 40) as u64;
-    let base = remaining / mtg + inc * 3 / 4 + byo * 9 / 10;
+    let mtg = limits.movestogo.unwrap_or(TIME_MOVES_TO_GO).clamp(1, 40) as u64;
+    let base = remaining / mtg + inc * TIME_INC_PERCENT / 100 + byo * 9 / 10;
     let soft = base.min(usable);
     // Never plan to use more than a fraction of the main time in one move (all of the
     // byoyomi period is fine).
@@ -121,6 +122,34 @@ mod tests {
                     ms(p.hard) <= (remaining + inc).saturating_sub(50).max(1),
                     "{remaining}+{inc}: {p:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn fischer_games_spend_the_bank_and_never_flag() {
+        // 1 s + 0.1 s: a player who always thinks for the planned (soft) time, or for the hard
+        // limit on every fifth move, keeps a positive clock and spends most of the starting
+        // bank over 40 moves instead of hoarding it.
+        for hard_every in [0usize, 5] {
+            let mut clock = 1000u64;
+            for n in 1..=80 {
+                let l = Limits {
+                    time: [Some(clock), Some(clock)],
+                    inc: [100, 100],
+                    ..Default::default()
+                };
+                let p = plan(&l, 0, 50).unwrap();
+                let used = if hard_every > 0 && n % hard_every == 0 {
+                    ms(p.hard)
+                } else {
+                    ms(p.soft)
+                };
+                assert!(used + 50 <= clock.max(50), "move {n}: {used} of {clock}");
+                clock = clock - used + 100;
+                if n == 40 {
+                    assert!(clock < 500, "hoarding: {clock} ms left after 40 moves");
+                }
             }
         }
     }
