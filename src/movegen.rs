@@ -73,6 +73,18 @@ impl MoveList {
     pub fn clear(&mut self) {
         self.len = 0;
     }
+    /// Keeps the moves for which `keep` is true, in their order.
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut n = 0;
+        for i in 0..self.len {
+            let m = self.moves[i];
+            if keep(m) {
+                self.moves[n] = m;
+                n += 1;
+            }
+        }
+        self.len = n;
+    }
 }
 
 impl<'a> IntoIterator for &'a MoveList {

@@ -5,8 +5,8 @@
 //! pruning; 4 transposition table probe; 5 static evaluation; 6 reverse futility pruning;
 //! 7 null move (verified at high depth); 8 internal iterative reduction; 9 the move loop
 //! (after a look for a mate in one) with late-move pruning, futility pruning, static-exchange
-//! pruning, check extension and late-move reductions; 10 mate when there is no legal move (shogi has no stalemate);
-//! 11 history and killer updates and the TT store.
+//! pruning, check extension and late-move reductions; 10 mate when there is no legal move
+//! (shogi has no stalemate); 11 history and killer updates and the TT store.
 //!
 //! Scores: `MATE - ply` for mating at `ply`; anything beyond `MATE_BOUND` is a mate score.
 //! Repetition outcomes use `REPETITION_WIN` (not a mate score: the game ends by sennichite).
@@ -958,8 +958,17 @@ impl Searcher {
     }
 
     /// Orders `moves` in place: hash move, captures and promotions by value, killers, then
-    /// quiet moves and drops by history.
-    fn order(&self, pos: &Position, moves: &mut MoveList, tt_move: Move, ply: usize) {
+    /// quiet moves and drops by history. With `see_losers`, captures and promotions that lose
+    /// material in the exchange go after the killers; callers that already removed such
+    /// moves pass false to save the exchange evaluation.
+    fn order(
+        &self,
+        pos: &Position,
+        moves: &mut MoveList,
+        tt_move: Move,
+        ply: usize,
+        see_losers: bool,
+    ) {
         let side = pos.side_to_move().index();
         let counter = self.counter_move(pos, ply);
         // Sort keys: the score in the high half, the original index in the low bits, so that
@@ -978,7 +987,11 @@ impl Searcher {
                 let attacker = pos.piece_on(m.from()).map_or(0, |p| p.kind.index() as i32);
                 let promo = if m.is_promotion() { 300 } else { 0 };
                 // Captures that lose material in the exchange go after the killers.
-                let base = if see_ge(pos, m, 0) { 1 << 24 } else { 1 << 20 };
+                let base = if !see_losers || see_ge(pos, m, 0) {
+                    1 << 24
+                } else {
+                    1 << 20
+                };
                 base + victim * 16 + promo * 16 - attacker
             } else if m == self.killers[ply][0] {
                 (1 << 23) + 1
@@ -1141,7 +1154,7 @@ impl Searcher {
                 }
             }
         }
-        self.order(&pos, &mut moves, tt_move, ply);
+        self.order(&pos, &mut moves, tt_move, ply, true);
         let mut best = -INFINITY;
         let mut best_move = Move::NONE;
         let original_alpha = alpha;
@@ -1150,29 +1163,30 @@ impl Searcher {
         for (i, &m) in moves.iter().enumerate() {
             let noisy = Self::is_noisy(&pos, m);
             let checks = gives_check(&pos, m);
-            if best > -MATE_BOUND && !in_check && !noisy && !checks && !pv_node {
-                // Late move pruning.
-                let lmp_limit = (LMP_BASE + (depth * depth) as usize) >> (!improving as usize);
-                if depth <= LMP_DEPTH_LIMIT && i >= lmp_limit {
-                    continue;
+            if best > -MATE_BOUND && !in_check && !checks && !pv_node {
+                if !noisy {
+                    // Late move pruning.
+                    let lmp_limit = (LMP_BASE + (depth * depth) as usize) >> (!improving as usize);
+                    if depth <= LMP_DEPTH_LIMIT && i >= lmp_limit {
+                        continue;
+                    }
+                    // Futility pruning.
+                    if depth <= FUTILITY_DEPTH_LIMIT
+                        && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+                    {
+                        continue;
+                    }
                 }
-                // Futility pruning.
-                if depth <= FUTILITY_DEPTH_LIMIT
-                    && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
-                {
-                    continue;
-                }
-            }
-            // Static exchange pruning.
-            if best > -MATE_BOUND && !in_check && !pv_node && !checks && depth <= SEE_PRUNING_DEPTH
-            {
-                let threshold = if noisy {
-                    -SEE_NOISY_MARGIN * depth
-                } else {
-                    -SEE_QUIET_MARGIN * depth * depth
-                };
-                if !see_ge(&pos, m, threshold) {
-                    continue;
+                // Static exchange pruning.
+                if depth <= SEE_PRUNING_DEPTH {
+                    let threshold = if noisy {
+                        -SEE_NOISY_MARGIN * depth
+                    } else {
+                        -SEE_QUIET_MARGIN * depth * depth
+                    };
+                    if !see_ge(&pos, m, threshold) {
+                        continue;
+                    }
                 }
             }
             let next = pos.after(m);
@@ -1369,8 +1383,10 @@ impl Searcher {
             if qdepth > -QS_CHECK_PLIES {
                 self.add_safe_checks(&pos, &mut moves);
             }
+            // Captures, promotions and checks that lose material in the exchange are skipped.
+            moves.retain(|m| see_ge(&pos, m, 0));
         }
-        self.order(&pos, &mut moves, Move::NONE, ply.min(MAX_PLY));
+        self.order(&pos, &mut moves, Move::NONE, ply.min(MAX_PLY), in_check);
         let mut best = stand_pat;
         for &m in moves.iter() {
             if !in_check {
@@ -1383,10 +1399,6 @@ impl Searcher {
                     + if m.is_promotion() { 400 } else { 0 };
                 // Delta pruning.
                 if stand_pat + gain + DELTA_MARGIN <= alpha {
-                    continue;
-                }
-                // Skip captures and promotions that lose material in the exchange.
-                if !see_ge(&pos, m, 0) {
                     continue;
                 }
             }

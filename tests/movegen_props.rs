@@ -145,3 +145,18 @@ fn has_legal_move_agrees_with_the_count_also_after_checks() {
     // Both answers were exercised.
     assert!(mated > 0 && mated < positions, "{mated} of {positions}");
 }
+
+#[test]
+fn retain_keeps_the_chosen_moves_in_order() {
+    let pos = Position::startpos();
+    let all = legal_moves(&pos);
+    let mut kept = all.clone();
+    kept.retain(|m| m.is_drop() || m.to().index() % 2 == 0);
+    let expected: Vec<Move> = all
+        .iter()
+        .copied()
+        .filter(|m| m.is_drop() || m.to().index() % 2 == 0)
+        .collect();
+    assert!(!expected.is_empty() && expected.len() < all.len());
+    assert_eq!(kept.as_slice(), &expected[..]);
+}

@@ -6,9 +6,7 @@
 mod common;
 
 use common::data_rows;
-use common::engine::Engine;
-
-const MINUTE: Duration = Duration::from_secs(60);
+use common::engine::{Engine, SECOND};
 use gogo::game::Game;
 use gogo::movegen;
 use gogo::notation::UsiMove;
@@ -17,7 +15,6 @@ use gogo::uci::{
     fen_to_sfen, input_to_usi, output_to_uci, sfen_to_fen, uci_move_to_usi, usi_move_to_uci,
 };
 use std::collections::BTreeSet;
-use std::time::Duration;
 
 /// Fairy-Stockfish `go perft 1` from the start position, USI mode then UCI mode (same order).
 const FSF_STARTPOS: &str = "2e3d d1c2,2e1d d1e2,2e4c d1b3,2e5b d1a4,1e1d e1e2,1e1c e1e3,\
@@ -747,7 +744,7 @@ fn engine_plays_through_the_translation() {
         }
     }
     send(&mut e, "uci");
-    let hello = e.until("uciok", MINUTE);
+    let hello = e.until("uciok", 60 * SECOND);
     assert!(hello.iter().any(|l| l.starts_with("id name ")));
     assert!(hello.iter().any(
         |l| l.starts_with("option name UCI_Variant type combo") && l.contains("var minishogi")
@@ -759,7 +756,7 @@ fn engine_plays_through_the_translation() {
     send(&mut e, "setoption name Hash value 8");
     send(&mut e, "ucinewgame");
     send(&mut e, "isready");
-    let ready = e.until("readyok", MINUTE);
+    let ready = e.until("readyok", 60 * SECOND);
     assert!(
         !ready.iter().any(|l| l.starts_with("info string")),
         "{ready:?}"
@@ -778,7 +775,7 @@ fn engine_plays_through_the_translation() {
         }
         send(&mut e, &cmd);
         send(&mut e, "go depth 3 wtime 5000 btime 5000");
-        let lines = e.until("bestmove", MINUTE);
+        let lines = e.until("bestmove", 60 * SECOND);
         for l in &lines {
             assert!(!l.starts_with("info string"), "{l}");
             if let Some(pv) = l.split(" pv ").nth(1) {
@@ -802,7 +799,7 @@ fn engine_plays_through_the_translation() {
     // From a FEN (gote to move, hands), the answer is a legal gote move in UCI notation.
     send(&mut e, &format!("position fen {}", FSF_FENS[7].1));
     send(&mut e, "go depth 2");
-    let best = e.until("bestmove", MINUTE).last().unwrap().clone();
+    let best = e.until("bestmove", 60 * SECOND).last().unwrap().clone();
     let m = best.split_whitespace().nth(1).unwrap();
     let pos = Position::from_sfen(FSF_FENS[7].0).unwrap();
     assert!(
