@@ -2,13 +2,17 @@
 //!
 //! Terms (each computed for both colours, sente minus gote, then signed for the side to move):
 //! - material: a man in hand is worth more than the same man on the board (it can be dropped
-//!   anywhere); promoted men have their own values;
-//! - piece-square tables from the owner's point of view (rank 0 = the owner's far rank);
+//!   anywhere), a second man of a kind in hand less than the first; promoted men have their
+//!   own values;
+//! - piece-square tables over all 25 squares from the owner's point of view (gote's board
+//!   rotated by 180 degrees; not left-right symmetric, since the kings start in opposite
+//!   corners);
 //! - mobility of the sliders;
 //! - king tropism: men near the enemy king attack, golds and silvers near their own king
 //!   defend;
 //! - king safety: enemy men attacking the squares around the king, attacked squares nobody
-//!   defends, drops that would give check on a safe square, and escape squares.
+//!   defends, drops that would give check on a safe square, and escape squares; the side to
+//!   move, which can answer the threats first, counts only a share of its own king's danger.
 //!
 //! The evaluation is colour-symmetric: a position and its colour-flipped mirror evaluate to
 //! the same value for their sides to move (tested).
@@ -27,9 +31,14 @@ pub struct Weights {
     pub board_value: [i32; 10],
     /// Hand values (pawn, silver, bishop, rook, gold).
     pub hand_value: [i32; 5],
-    /// Piece-square bonus by row from the owner's far rank (row 0) to its back rank (row 4)
-    /// and by distance from the centre file (0, 1, 2); the board is left-right symmetric.
-    pub pst: [[[i32; 3]; 5]; 10],
+    /// Correction for a second man of the same kind in hand (it is worth less, or more, than
+    /// the first).
+    pub hand_second: [i32; 5],
+    /// Piece-square bonus by square as the owner sees the board, rank by rank from the far
+    /// rank: index 0 is the far-left corner (5a for sente), 24 the own back-right corner (1e
+    /// for sente); gote's squares are rotated by 180 degrees. Not left-right symmetric: the
+    /// kings start in opposite corners.
+    pub pst: [[i32; 25]; 10],
     pub mobility: [i32; 10],
     /// Bonus by Chebyshev distance (0..4) to the enemy king.
     pub attack_tropism: [[i32; 5]; 10],
@@ -50,135 +59,143 @@ pub struct Weights {
     /// Danger is turned into a penalty as danger^2 / divisor, capped.
     pub danger_divisor: i32,
     pub danger_cap: i32,
+    /// The danger penalty of the side to move's king, in percent of the other king's (the
+    /// side to move attacks first).
+    pub danger_to_move: i32,
     /// Bonus for the side to move.
     pub tempo: i32,
 }
 
 /// Tuned by `examples/tune.rs` (Texel method, then distilled: 30 % game result, 70 % the
-/// score of the current Fairy-Stockfish at depth 9) on 78k quiet positions from
-/// Fairy-Stockfish self-play, match games and skill-level games, starting from hand-set
-/// values.
+/// score of the current Fairy-Stockfish at depth 9) on 187k quiet positions: 102k from
+/// Fairy-Stockfish self-play, match games and skill-level games, and 84k new ones from about
+/// 5,000 games of Gogo's own matches (against Fairy-Stockfish 11.1 and itself). Started from
+/// hand-set values; the full-board piece-square tables started from the earlier row-and-file
+/// tables.
+#[rustfmt::skip]
 pub const DEFAULT_WEIGHTS: Weights = Weights {
-    board_value: [52, 524, 681, 936, 558, 0, 650, 506, 1084, 1414],
-    hand_value: [296, 562, 628, 782, 672],
+    board_value: [80, 536, 705, 960, 620, 0, 536, 566, 1182, 1522],
+    hand_value: [344, 582, 680, 840, 686],
+    hand_second: [-96, -96, -96, -30, -96],
     pst: [
-        // pawn: rows 0 (far rank) .. 4 (own back rank), centre/side/edge files
+        // pawn
         [
-            [8, 4, 0],
-            [-220, 20, -144],
-            [248, 148, -84],
-            [-22, -34, -80],
-            [-88, -58, -98],
+            0, 4, 8, 4, 0,
+            -206, -140, -60, 80, -232,
+            -190, -12, 124, 308, -52,
+            -86, 106, 24, 126, -18,
+            -2, -84, -4, 102, 12,
         ],
-        // silver: rows 0 (far rank) .. 4 (own back rank), centre/side/edge files
+        // silver
         [
-            [-70, -262, -50],
-            [64, -38, -214],
-            [161, 35, -187],
-            [205, 109, -219],
-            [108, -8, -222],
+            -114, -210, 44, -422, -210,
+            -268, 46, 166, -138, -182,
+            -205, -55, 179, 195, -27,
+            -309, 19, 139, 117, -139,
+            -382, 6, -6, -168, -346,
         ],
-        // bishop: rows 0 (far rank) .. 4 (own back rank), centre/side/edge files
+        // bishop
         [
-            [207, 237, 249],
-            [253, 219, -39],
-            [252, -30, 72],
-            [-153, 267, -49],
-            [-280, -206, 258],
+            313, 231, 297, 327, 293,
+            -167, 131, 183, 77, 15,
+            38, -52, 224, -140, 232,
+            -53, 373, -209, 107, -55,
+            418, -72, -232, -294, 166,
         ],
-        // rook: rows 0 (far rank) .. 4 (own back rank), centre/side/edge files
+        // rook
         [
-            [332, 334, 332],
-            [240, -76, 92],
-            [-265, -127, 51],
-            [-162, -158, -218],
-            [212, 154, -210],
+            492, 476, 362, 366, 386,
+            126, 44, 104, 28, -68,
+            17, -213, -323, -13, 19,
+            -70, -198, -164, -58, -192,
+            -370, 58, 128, 168, -162,
         ],
-        // gold: rows 0 (far rank) .. 4 (own back rank), centre/side/edge files
+        // gold
         [
-            [126, -282, -322],
-            [224, -22, -312],
-            [288, 142, -32],
-            [244, 68, -216],
-            [44, 30, -184],
+            -362, -270, 120, -442, -482,
+            -406, 70, 366, -182, -472,
+            -192, 70, 250, 302, 128,
+            -256, 36, 234, 182, -56,
+            -344, 46, 32, -130, -166,
         ],
-        // king: rows 0 (far rank) .. 4 (own back rank), centre/side/edge files
+        // king
         [
-            [168, 28, -50],
-            [-45, 253, -53],
-            [-192, -122, -52],
-            [-21, -47, -5],
-            [-62, -22, -102],
+            36, 64, 150, 188, 110,
+            77, 363, 9, 315, -169,
+            -30, 14, -196, -282, -46,
+            45, -105, -73, -5, -103,
+            -128, -112, -184, -152, -224,
         ],
-        // tokin: rows 0 (far rank) .. 4 (own back rank), centre/side/edge files
+        // tokin
         [
-            [-120, 102, -104],
-            [-34, 252, 10],
-            [-292, 346, 244],
-            [22, -32, 10],
-            [12, -202, 0],
+            -150, 202, -22, -58, -72,
+            64, 256, 34, 142, 106,
+            300, 506, -260, 442, 340,
+            10, 128, 118, 64, 106,
+            0, -362, 12, -202, 0,
         ],
-        // promoted silver: rows 0 (far rank) .. 4 (own back rank), centre/side/edge files
+        // promoted silver
         [
-            [178, 54, -114],
-            [200, -48, -304],
-            [187, -301, -271],
-            [180, -248, -40],
-            [12, 6, 0],
+            -182, -26, 336, 14, 46,
+            -316, 112, 168, -208, -464,
+            -111, -185, 347, -141, -367,
+            -200, -216, 20, -248, -40,
+            0, 6, -84, 6, 0,
         ],
-        // horse: rows 0 (far rank) .. 4 (own back rank), centre/side/edge files
+        // horse
         [
-            [-155, -61, 147],
-            [305, -18, 135],
-            [-119, 93, -135],
-            [0, 142, -80],
-            [267, 263, 55],
+            69, -33, -123, -149, 59,
+            -5, 142, 315, 110, 47,
+            -121, 77, 19, 187, -103,
+            80, 230, 22, 104, -60,
+            215, 233, 201, 137, -63,
         ],
-        // dragon: rows 0 (far rank) .. 4 (own back rank), centre/side/edge files
+        // dragon
         [
-            [146, 226, 220],
-            [346, 154, -136],
-            [-239, 41, 137],
-            [20, 26, -246],
-            [201, 62, -217],
+            104, 228, 264, 248, 60,
+            -22, 144, 272, 186, -104,
+            -17, -53, -219, 201, 105,
+            -192, -104, 106, -56, -178,
+            -225, -10, 119, 222, -377,
         ],
     ],
-    mobility: [65, 50, 24, 33, 41, 0, 0, 12, 22, -7],
+    mobility: [67, 44, 32, 31, 43, 0, 80, 46, 24, -7],
     attack_tropism: [
-        [272, -18, 178, 168, 48],
-        [304, 108, 232, 26, -78],
-        [264, -38, 138, 186, 238],
-        [144, 268, 96, 52, 22],
-        [92, -85, -30, -19, -28],
-        [0, 0, 0, 0, 0],
-        [304, 376, 132, 74, -46],
-        [300, 109, 4, -33, -16],
-        [304, 228, -4, 172, 38],
-        [88, 66, 72, 72, 36],
+        [272, -12, 166, 126, 76], // pawn
+        [304, 92, 292, 42, -42], // silver
+        [264, 56, 274, 218, 218], // bishop
+        [144, 274, 154, 66, 48], // rook
+        [92, -209, 104, -83, -100], // gold
+        [0, 0, 0, 0, 0], // king
+        [304, 246, 24, -40, -12], // tokin
+        [300, 137, 86, -101, -46], // promoted silver
+        [304, 228, 130, 48, 14], // horse
+        [88, 66, 222, 34, 36], // dragon
     ],
     defence_tropism: [
-        [264, 218, 70, 66, -38],
-        [184, 78, 82, 144, 90],
-        [-124, 51, -64, -227, -118],
-        [100, -77, 0, 65, 120],
-        [304, 206, 130, 162, -36],
-        [0, 0, 0, 0, 0],
-        [280, 4, 162, 326, -256],
-        [280, 136, 300, 0, -142],
-        [272, 150, 282, 120, -8],
-        [272, 178, 232, 258, 22],
+        [264, 180, 130, 82, -68], // pawn
+        [184, 120, 140, 112, 28], // silver
+        [-124, -23, -36, -155, -126], // bishop
+        [100, -31, 74, 65, 26], // rook
+        [304, 224, 196, 188, 86], // gold
+        [0, 0, 0, 0, 0], // king
+        [280, -152, 222, 238, -168], // tokin
+        [280, 16, 290, 56, -74], // promoted silver
+        [272, 180, 308, 222, 102], // horse
+        [272, 302, 292, 242, 116], // dragon
     ],
-    hanging_to_move: [-160, 12, 158, 232, 150, 0, 124, -106, 0, 256],
-    hanging_waiting: [188, -180, 256, 256, -110, 0, 196, 256, 24, 28],
-    zone_attack_weight: [11, 12, 15, -3, 27, 0, -28, 20, 29, 13],
+    hanging_to_move: [-12, 142, 266, 392, 242, 0, 102, 12, 160, 416],
+    hanging_waiting: [118, -210, 350, 332, -172, 0, 184, 300, 184, 188],
+    zone_attack_weight: [5, 6, 7, 7, 11, 0, -16, 16, 21, 19],
     undefended_zone_attack: 14,
-    safe_drop_check: 20,
-    hand_pressure: [1, 13, 19, 24, 17],
-    zone_defender: 2,
+    safe_drop_check: 24,
+    hand_pressure: [-7, 13, 19, 24, 19],
+    zone_defender: 4,
     no_escape: 11,
     danger_divisor: 10,
-    danger_cap: 1240,
-    tempo: 342,
+    danger_cap: 1254,
+    danger_to_move: 28,
+    tempo: 316,
 };
 
 impl Weights {
@@ -187,7 +204,8 @@ impl Weights {
         let mut v: Vec<&mut i32> = Vec::new();
         v.extend(self.board_value.iter_mut());
         v.extend(self.hand_value.iter_mut());
-        v.extend(self.pst.iter_mut().flatten().flatten());
+        v.extend(self.hand_second.iter_mut());
+        v.extend(self.pst.iter_mut().flatten());
         v.extend(self.mobility.iter_mut());
         v.extend(self.attack_tropism.iter_mut().flatten());
         v.extend(self.defence_tropism.iter_mut().flatten());
@@ -200,6 +218,7 @@ impl Weights {
         v.push(&mut self.zone_defender);
         v.push(&mut self.no_escape);
         v.push(&mut self.danger_cap);
+        v.push(&mut self.danger_to_move);
         v.push(&mut self.tempo);
         v
     }
@@ -226,19 +245,13 @@ fn chebyshev(a: Square, b: Square) -> usize {
     dr.max(df) as usize
 }
 
-/// Row from the owner's far rank: 0 = far rank.
+/// The square as its owner sees the board (gote's rotated by 180 degrees).
 #[inline]
-fn owner_row(color: Color, sq: Square) -> usize {
+fn owner_square(color: Color, sq: Square) -> usize {
     match color {
-        Color::Black => sq.rank() as usize,
-        Color::White => 4 - sq.rank() as usize,
+        Color::Black => sq.index(),
+        Color::White => sq.flip().index(),
     }
-}
-
-/// Distance from the centre file: 0, 1 or 2.
-#[inline]
-fn centre_distance(sq: Square) -> usize {
-    (sq.file() as i32 - 3).unsigned_abs() as usize
 }
 
 /// Evaluation terms for one colour (positive = good for that colour).
@@ -289,7 +302,7 @@ fn terms(pos: &Position, w: &Weights) -> ([Terms; 2], AttackInfo) {
             let Some(p) = pos.piece_on(sq) else { continue };
             let k = p.kind.index();
             t[ci].material += w.board_value[k];
-            t[ci].placement += w.pst[k][owner_row(color, sq)][centre_distance(sq)];
+            t[ci].placement += w.pst[k][owner_square(color, sq)];
             let att = attacks(color, p.kind, sq, occ);
             info.all[ci] |= att;
             if p.kind != PieceKind::King {
@@ -308,12 +321,19 @@ fn terms(pos: &Position, w: &Weights) -> ([Terms; 2], AttackInfo) {
         }
         let hand = pos.hand(color);
         for kind in PieceKind::HAND {
-            t[ci].material += w.hand_value[kind.index()] * hand.count(kind) as i32;
+            let n = hand.count(kind) as i32;
+            t[ci].material += w.hand_value[kind.index()] * n;
+            if n >= 2 {
+                t[ci].material += w.hand_second[kind.index()] * (n - 1);
+            }
         }
     }
     for color in Color::BOTH {
         let ci = color.index();
         t[ci].king_danger = king_danger(pos, w, color, kings[ci], &info);
+        if color == pos.side_to_move() {
+            t[ci].king_danger = t[ci].king_danger * w.danger_to_move / 100;
+        }
         let hanging =
             pos.pieces(color) & !pos.kind_bb(PieceKind::King) & info.all[1 - ci] & !info.all[ci];
         let table = if color == pos.side_to_move() {
@@ -437,6 +457,53 @@ mod tests {
     fn start_position_is_balanced_but_for_tempo() {
         let p = Position::startpos();
         assert_eq!(evaluate(&p), WEIGHTS.tempo);
+    }
+
+    #[test]
+    fn piece_square_tables_are_read_from_the_owners_side() {
+        // Kings in their home corners (sente 5e, gote 1a): the same owner square, 20.
+        let home = Position::from_sfen("4k/5/5/5/K4 b - 1").unwrap();
+        // Kings in the other corners (sente 1e, gote 5a): owner square 24 for both.
+        let other = Position::from_sfen("k4/5/5/5/4K b - 1").unwrap();
+        let mut w = DEFAULT_WEIGHTS.clone();
+        let king = PieceKind::King.index();
+        let base = |p: &Position, w: &Weights| terms(p, w).0.map(|t| t.placement);
+        let (h0, o0) = (base(&home, &w), base(&other, &w));
+        w.pst[king][20] += 100;
+        assert_eq!(base(&home, &w), [h0[0] + 100, h0[1] + 100]);
+        assert_eq!(base(&other, &w), o0);
+        w.pst[king][24] += 7;
+        assert_eq!(base(&other, &w), [o0[0] + 7, o0[1] + 7]);
+    }
+
+    #[test]
+    fn a_second_man_in_hand_gets_its_own_correction() {
+        let one = Position::from_sfen("4k/5/5/5/K4 b P 1").unwrap();
+        let two = Position::from_sfen("4k/5/5/5/K4 b 2P 1").unwrap();
+        let mut w = DEFAULT_WEIGHTS.clone();
+        let material = |p: &Position, w: &Weights| terms(p, w).0[0].material;
+        let pawn = PieceKind::Pawn.index();
+        let step = material(&two, &w) - material(&one, &w);
+        assert_eq!(step, w.hand_value[pawn] + w.hand_second[pawn]);
+        w.hand_second[pawn] += 40;
+        assert_eq!(material(&two, &w) - material(&one, &w), step + 40);
+        assert_eq!(material(&one, &w), material(&one, &DEFAULT_WEIGHTS));
+    }
+
+    #[test]
+    fn the_side_to_move_has_its_king_danger_scaled() {
+        // Gote's rook and gold in hand threaten sente's bare king.
+        let sente_to_move = Position::from_sfen("4k/5/5/5/K4 b rg 1").unwrap();
+        let waiting = Position::from_sfen("4k/5/5/5/K4 w rg 1").unwrap();
+        let mut w = DEFAULT_WEIGHTS.clone();
+        w.danger_to_move = 100;
+        let danger = |p: &Position, w: &Weights| terms(p, w).0[0].king_danger;
+        let full = danger(&waiting, &w);
+        assert!(full > 0);
+        assert_eq!(danger(&sente_to_move, &w), full);
+        w.danger_to_move = 50;
+        assert_eq!(danger(&sente_to_move, &w), full / 2);
+        assert_eq!(danger(&waiting, &w), full);
     }
 
     #[test]

@@ -44,6 +44,15 @@ pub const SEE_PRUNING_DEPTH: i32 = 6;
 pub const SEE_NOISY_MARGIN: i32 = 150;
 pub const SEE_QUIET_MARGIN: i32 = 45;
 
+/// Singular extension: at this depth or more, when the table holds a lower bound (or exact
+/// score) for the hash move searched at most `SINGULAR_TT_DEPTH_SLACK` plies shallower, the
+/// other moves are searched to half depth against that score less `SINGULAR_MARGIN` per ply.
+/// If they all fail low, the hash move is extended by one ply; if they reach beta anyway, the
+/// node is cut (multi-cut).
+pub const SINGULAR_MIN_DEPTH: i32 = 7;
+pub const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
+pub const SINGULAR_MARGIN: i32 = 2;
+
 /// Internal iterative reduction: with no TT move at this depth or more, search one ply less.
 pub const IIR_MIN_DEPTH: i32 = 4;
 

@@ -111,6 +111,10 @@ pub struct Searcher {
     /// history[color][kind (0..10) or 10 + dropped kind][to]
     history: Box<[[[i32; 25]; 15]; 2]>,
     killers: [[Move; 2]; MAX_PLY + 1],
+    /// The move a singular-extension search leaves out at this ply.
+    skip_move: [Move; MAX_PLY + 1],
+    /// Depth of the current iteration (singular extensions stop at twice this ply).
+    root_depth: i32,
     /// counter[color][history index of the previous move][its destination]: the reply that
     /// last refuted it.
     counter: Box<[[[Move; 25]; 15]; 2]>,
@@ -303,6 +307,8 @@ impl Searcher {
             output,
             history: Box::new([[[0; 25]; 15]; 2]),
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
+            skip_move: [Move::NONE; MAX_PLY + 1],
+            root_depth: 0,
             counter: Box::new([[[Move::NONE; 25]; 15]; 2]),
             path: [(Move::NONE, 0); MAX_PLY + 2],
             evals: [-INFINITY; MAX_PLY + 2],
@@ -604,6 +610,7 @@ impl Searcher {
                 rm.prev_score = rm.score;
             }
             self.excluded.clear();
+            self.root_depth = depth;
             for pv_index in 0..multipv {
                 self.seldepth = 0;
                 let prev = root_moves[pv_index].prev_score;
@@ -1056,6 +1063,7 @@ impl Searcher {
         }
 
         // Step 4: transposition table.
+        let skip = self.skip_move[ply];
         let key = pos.key();
         let tt = self.tt.probe(key);
         let mut tt_move = Move::NONE;
@@ -1065,6 +1073,7 @@ impl Searcher {
             }
             let s = score_from_tt(e.score, ply);
             if !pv_node
+                && skip.is_none()
                 && e.depth >= depth
                 && match e.bound {
                     Bound::Exact => true,
@@ -1091,7 +1100,7 @@ impl Searcher {
         let improving = !in_check
             && (ply < 2 || static_eval > self.evals[ply - 2] || self.evals[ply - 2] == -INFINITY);
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && skip.is_none() {
             // Step 6: reverse futility pruning.
             if depth <= RFP_DEPTH_LIMIT
                 && static_eval - RFP_MARGIN * (depth - improving as i32) >= beta
@@ -1139,7 +1148,7 @@ impl Searcher {
         // A mate in one ends the search of this node. Looked for only where the node is new to
         // the table (a searched node has seen its checks) and deep enough for the look to pay;
         // at depth 1 the quiescence search's checks find such mates anyway.
-        if !in_check && depth >= MATE1_MIN_DEPTH && tt.is_none() {
+        if !in_check && depth >= MATE1_MIN_DEPTH && tt.is_none() && skip.is_none() {
             for &m in moves.iter() {
                 if gives_check(&pos, m) && !movegen::has_legal_move(&pos.after(m)) {
                     let s = MATE - ply as i32 - 1;
@@ -1161,6 +1170,9 @@ impl Searcher {
         let mut quiets_tried: [Move; 64] = [Move::NONE; 64];
         let mut n_quiets = 0;
         for (i, &m) in moves.iter().enumerate() {
+            if m == skip {
+                continue;
+            }
             let noisy = Self::is_noisy(&pos, m);
             let checks = gives_check(&pos, m);
             if best > -MATE_BOUND && !in_check && !checks && !pv_node {
@@ -1189,19 +1201,48 @@ impl Searcher {
                     }
                 }
             }
+            // Singular extension: the table move is the only good one when every other move,
+            // searched to half depth, fails below its score by a margin.
+            let mut singular = false;
+            if m == tt_move
+                && ply > 0
+                && skip.is_none()
+                && depth >= SINGULAR_MIN_DEPTH
+                && (ply as i32) < 2 * self.root_depth
+            {
+                if let Some(e) = tt {
+                    let ts = score_from_tt(e.score, ply);
+                    if e.depth >= depth - SINGULAR_TT_DEPTH_SLACK
+                        && matches!(e.bound, Bound::Lower | Bound::Exact)
+                        && ts.abs() < MATE_BOUND
+                    {
+                        let sbeta = ts - SINGULAR_MARGIN * depth;
+                        self.skip_move[ply] = m;
+                        let v =
+                            self.search(ply, (depth - 1) / 2, sbeta - 1, sbeta, false, cut_node);
+                        self.skip_move[ply] = Move::NONE;
+                        if self.stopped {
+                            return 0;
+                        }
+                        if v < sbeta {
+                            singular = true;
+                        } else if sbeta >= beta {
+                            return sbeta;
+                        }
+                    }
+                }
+            }
             let next = pos.after(m);
             self.stack[ply + 1] = next;
             self.path[ply + 1] = (m, Self::history_index(&pos, m));
             self.push_key(ply + 1);
-            let extension = if CHECK_EXTENSION
-                && checks
-                && (ply as i32) < 2 * depth + 8
-                && (noisy || Self::lands_safely(&pos, m))
-            {
-                1
-            } else {
-                0
-            };
+            // One ply more for a singular move or a check that cannot simply be taken.
+            let extends = singular
+                || (CHECK_EXTENSION
+                    && checks
+                    && (ply as i32) < 2 * depth + 8
+                    && (noisy || Self::lands_safely(&pos, m)));
+            let extension = extends as i32;
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {
                 -self.search(ply + 1, new_depth, -beta, -alpha, pv_node, false)
@@ -1263,6 +1304,9 @@ impl Searcher {
             }
         }
 
+        if !skip.is_none() {
+            return if best == -INFINITY { alpha } else { best };
+        }
         // Step 11: histories, killers, TT.
         if best >= beta && !Self::is_noisy(&pos, best_move) {
             let bonus = (depth * depth * 8).min(HISTORY_MAX / 4);
@@ -1482,5 +1526,30 @@ mod tests {
         let mut s = searcher_at(pos, &tt);
         assert!(s.search(0, 4, -INFINITY, INFINITY, false, false) < MATE - 1);
         assert!(s.nodes > 1);
+    }
+
+    #[test]
+    fn a_singular_extension_search_leaves_its_move_out() {
+        // G*1b is the only move that leaves gote no legal reply (the pawn on 1c guards the
+        // gold; gote's pawn rules out a stalemate by G*3b).
+        let pos = Position::from_sfen("4k/1p3/4P/5/K4 b G 1").unwrap();
+        let mate: Move = crate::mate::mate_in_one(&pos).unwrap();
+        assert_eq!(mate.to_string(), "G*1b");
+        for pv_node in [false, true] {
+            let tt = Arc::new(TranspositionTable::new(1));
+            let mut s = searcher_at(pos, &tt);
+            assert_eq!(
+                s.search(0, 4, -INFINITY, INFINITY, pv_node, false),
+                MATE - 1
+            );
+            // The same node with the mate left out: no mate in one, and no table entry
+            // written for the node (its result holds for a subset of the moves only).
+            let tt = Arc::new(TranspositionTable::new(1));
+            let mut s = searcher_at(pos, &tt);
+            s.skip_move[0] = mate;
+            let score = s.search(0, 4, -INFINITY, INFINITY, pv_node, false);
+            assert!(score < MATE - 1, "{score}");
+            assert!(tt.probe(pos.key()).is_none());
+        }
     }
 }
