@@ -6,6 +6,8 @@ pub mod bench;
 pub mod bitboard;
 pub mod eval;
 pub mod game;
+#[cfg(feature = "gui")]
+pub mod gui;
 pub mod mate;
 pub mod movegen;
 pub mod notation;

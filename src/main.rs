@@ -7,7 +7,8 @@ use std::time::Instant;
 fn usage() -> &'static str {
     "usage: gogo                 run the USI engine on stdin/stdout\n       \
      gogo perft <depth> [<sfen> | startpos] [moves <m>...]\n       \
-     gogo bench [<depth>]\n"
+     gogo bench [<depth>]\n       \
+     gogo gui [--port N] [--no-open]\n"
 }
 
 fn perft_command(args: &[String]) -> Result<(), String> {
@@ -48,6 +49,8 @@ fn main() -> ExitCode {
             print!("{}", usage());
             Ok(())
         }
+        #[cfg(feature = "gui")]
+        Some("gui") => gogo::gui::run(&args[1..]),
         Some("bench") => {
             let depth = args.get(1).and_then(|d| d.parse().ok());
             gogo::bench::run(depth, &|l: &str| println!("{l}"));
