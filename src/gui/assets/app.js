@@ -6,7 +6,7 @@ const GLYPH = {
   K: ["玉", "王"], G: ["金", "金"], S: ["銀", "銀"], B: ["角", "角"], R: ["飛", "飛"],
   P: ["歩", "歩"], "+S": ["全", "全"], "+B": ["馬", "馬"], "+R": ["龍", "龍"], "+P": ["と", "と"],
 };
-const FILES = [5, 4, 3, 2, 1];
+const LETTERS = { K: "K", G: "G", S: "S", B: "B", R: "R", P: "P", "+S": "+S", "+B": "H", "+R": "D", "+P": "T" };
 const RANKS = ["a", "b", "c", "d", "e"];
 
 let G = null;            // the game state from the server
@@ -47,6 +47,10 @@ function fmtScore(cp) {
   return (cp > 0 ? "+" : "") + cp;
 }
 
+function glyph(kind, gote) {
+  return document.body.classList.contains("letters") ? LETTERS[kind] : GLYPH[kind][gote ? 1 : 0];
+}
+
 function humanMayMove() {
   return G && !G.result && !busy && !G.computer_to_move;
 }
@@ -82,7 +86,7 @@ function renderBoard() {
       const span = document.createElement("span");
       const gote = p.c === "w";
       span.className = "piece " + (gote !== flipped ? "gote" : "sente") + (p.k[0] === "+" ? " promoted" : "");
-      span.textContent = GLYPH[p.k][gote ? 1 : 0];
+      span.textContent = glyph(p.k, gote);
       span.dataset.piece = (gote ? "w" : "b") + p.k;
       cell.appendChild(span);
       cell.classList.add("occupied");
@@ -123,7 +127,7 @@ function fillHand(el, color) {
     if (sel && sel.drop === k && G.side === color) b.classList.add("selected");
     const g = document.createElement("span");
     g.className = "glyph";
-    g.textContent = GLYPH[k][0];
+    g.textContent = glyph(k, false);
     b.appendChild(g);
     const c = document.createElement("span");
     c.className = "count";
@@ -465,6 +469,14 @@ function wire() {
     if (analysing) startAnalysis(); else stopAnalysis();
   });
   $("multipv").addEventListener("change", () => { if (analysing) startAnalysis(); });
+  const glyphs = localStorage.getItem("gogo-glyphs") || "kanji";
+  $("glyphs").value = glyphs;
+  document.body.classList.toggle("letters", glyphs === "letters");
+  $("glyphs").addEventListener("change", () => {
+    localStorage.setItem("gogo-glyphs", $("glyphs").value);
+    document.body.classList.toggle("letters", $("glyphs").value === "letters");
+    render();
+  });
   const q = new URLSearchParams(location.search);
   if (q.get("opponent")) $("opponent").value = q.get("opponent");
   newGame(q.get("sfen") || undefined);
