@@ -1,0 +1,333 @@
+//! The board page in a real browser: headless Chromium driven over WebDriver (chromedriver,
+//! spoken to with raw HTTP JSON). It loads the page, plays by clicking squares, sees the
+//! engine's reply, uses Undo, Hint and the promotion dialog, and mates from a set-up position.
+//!
+//! Needs Debian's `chromium` and `chromium-driver`. Without them the test is skipped with a
+//! notice, except under CI (`CI=true`), where it fails.
+#![cfg(feature = "gui")]
+
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+fn find_program(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    for dir in std::env::split_paths(&path) {
+        for n in names {
+            let p = dir.join(n);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+/// The chromedriver process; killed on drop.
+struct Driver {
+    child: Child,
+    port: u16,
+    session: Option<String>,
+    _profile: TempDir,
+}
+
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        if let Some(s) = self.session.take() {
+            let _ = http(self.port, "DELETE", &format!("/session/{s}"), None);
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP exchange with chromedriver: (status, JSON body).
+fn http(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<(u16, Value), String> {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).map_err(|e| e.to_string())?;
+    // chromedriver may keep the connection open: read the head, then Content-Length bytes.
+    let mut out = Vec::new();
+    let mut buf = [0u8; 8192];
+    let head_end = loop {
+        if let Some(i) = out.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i;
+        }
+        let n = s.read(&mut buf).map_err(|e| e.to_string())?;
+        if n == 0 {
+            return Err("connection closed in the head".into());
+        }
+        out.extend_from_slice(&buf[..n]);
+    };
+    let head = String::from_utf8_lossy(&out[..head_end]).to_ascii_lowercase();
+    let status: u16 = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .ok_or("no status")?;
+    let length = head.lines().find_map(|l| {
+        l.strip_prefix("content-length:")
+            .and_then(|v| v.trim().parse::<usize>().ok())
+    });
+    let mut body = out[head_end + 4..].to_vec();
+    match length {
+        Some(len) => {
+            while body.len() < len {
+                let n = s.read(&mut buf).map_err(|e| e.to_string())?;
+                if n == 0 {
+                    break;
+                }
+                body.extend_from_slice(&buf[..n]);
+            }
+        }
+        None => {
+            s.read_to_end(&mut body).map_err(|e| e.to_string())?;
+        }
+    }
+    let body = String::from_utf8_lossy(&body).to_string();
+    let v = serde_json::from_str(&body).unwrap_or(Value::Null);
+    Ok((status, v))
+}
+
+impl Driver {
+    fn cmd(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let s = self.session.as_deref().expect("session");
+        let (st, v) = http(
+            self.port,
+            method,
+            &format!("/session/{s}{path}"),
+            body.as_ref(),
+        )
+        .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        assert_eq!(st, 200, "{method} {path}: {v}");
+        v["value"].clone()
+    }
+
+    fn js(&self, script: &str) -> Value {
+        self.cmd(
+            "POST",
+            "/execute/sync",
+            Some(json!({"script": script, "args": []})),
+        )
+    }
+
+    fn click(&self, css: &str) {
+        let el = self.cmd(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        let id = el[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("element {css}: {el}"))
+            .to_string();
+        self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
+    }
+
+    /// Waits until `script` returns true.
+    fn wait(&self, what: &str, script: &str) {
+        let start = Instant::now();
+        loop {
+            if self.js(script) == json!(true) {
+                return;
+            }
+            if start.elapsed() > Duration::from_secs(20) {
+                let status = self.js("return document.getElementById('status').textContent + ' | ' + document.getElementById('message').textContent");
+                panic!("timed out waiting for {what} (page: {status})");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+fn start_driver(chromedriver: &Path, chromium: &Path) -> Driver {
+    let port = free_port();
+    let child = Command::new(chromedriver)
+        .arg(format!("--port={port}"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let profile = std::env::temp_dir().join(format!("gogo-chromium-{}-{port}", std::process::id()));
+    let mut d = Driver {
+        child,
+        port,
+        session: None,
+        _profile: TempDir(profile.clone()),
+    };
+    let start = Instant::now();
+    while http(port, "GET", "/status", None).map_or(true, |(_, v)| v["value"]["ready"] != true) {
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "chromedriver not ready"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let caps = json!({"capabilities": {"alwaysMatch": {
+        "browserName": "chrome",
+        "goog:chromeOptions": {
+            "binary": chromium.to_string_lossy(),
+            "args": ["--headless", "--no-sandbox", "--disable-gpu",
+                     "--disable-background-networking", "--disable-component-update",
+                     "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+                     "--window-size=1200,900",
+                     format!("--user-data-dir={}", profile.display())],
+        }
+    }}});
+    let (st, v) = http(port, "POST", "/session", Some(&caps)).expect("new session");
+    assert_eq!(st, 200, "new session: {v}");
+    d.session = Some(
+        v["value"]["sessionId"]
+            .as_str()
+            .expect("session id")
+            .to_string(),
+    );
+    d
+}
+
+fn moves_shown(d: &Driver) -> i64 {
+    d.js("return document.querySelectorAll('#movelist li').length")
+        .as_i64()
+        .unwrap_or(-1)
+}
+
+#[test]
+fn play_in_a_real_browser() {
+    let chromedriver = find_program(&["chromedriver"]);
+    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
+    let (Some(chromedriver), Some(chromium)) = (chromedriver, chromium) else {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("chromium and chromedriver are required in CI (apt-get install chromium chromium-driver)");
+        }
+        eprintln!("NOTICE: gui_browser skipped: chromium or chromedriver not installed (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let started = Instant::now();
+    let server = gogo::gui::start(0).expect("server");
+    let base = format!("http://127.0.0.1:{}/", server.addr().port());
+    let d = start_driver(&chromedriver, &chromium);
+    d.cmd(
+        "POST",
+        "/url",
+        Some(json!({"url": format!("{base}?opponent=computer-easy&think_ms=50")})),
+    );
+    d.wait(
+        "the page",
+        "return document.querySelectorAll('#board .cell').length === 25 && document.getElementById('status').textContent.includes('your move')",
+    );
+
+    // A move by clicking: the legal targets show, then the computer answers.
+    d.click("[data-sq='5e']");
+    d.wait(
+        "targets",
+        "return document.querySelector(\"[data-sq='4d']\").classList.contains('target')",
+    );
+    d.click("[data-sq='4d']");
+    d.wait(
+        "the engine's reply",
+        "return document.querySelectorAll('#movelist li').length === 2 && document.getElementById('status').textContent.includes('your move')",
+    );
+    assert!(
+        d.js("return document.querySelector(\"[data-sq='4d'] .piece\").dataset.piece")
+            == json!("bK")
+    );
+
+    // Undo takes back the move and the reply.
+    d.click("#undo");
+    d.wait(
+        "undo",
+        "return document.querySelectorAll('#movelist li').length === 0",
+    );
+    assert_eq!(moves_shown(&d), 0);
+
+    // Hint draws the engine's move.
+    d.click("#hint");
+    d.wait(
+        "a hint",
+        "return document.getElementById('message').textContent.startsWith('Hint: ') && (document.querySelectorAll('#arrows line').length > 0 || document.querySelector('.cell.hint') !== null)",
+    );
+
+    // The promotion dialog, in a set-up position against a friend.
+    d.js("document.getElementById('opponent').value = 'friend'; return true");
+    d.js("document.getElementById('sfen-input').value = '4k/1S1P1/5/5/K4 b - 1'; return true");
+    d.click("#setup");
+    d.wait(
+        "the set-up position",
+        "const p = document.querySelector(\"[data-sq='4b'] .piece\"); return p !== null && p.dataset.piece === 'bS'",
+    );
+    d.click("[data-sq='4b']");
+    d.click("[data-sq='4a']");
+    d.wait(
+        "the promotion dialog",
+        "return !document.getElementById('promo').hidden",
+    );
+    d.click("#promo-yes");
+    d.wait(
+        "the promoted silver",
+        "const p = document.querySelector(\"[data-sq='4a'] .piece\"); return p !== null && p.dataset.piece === 'b+S'",
+    );
+    // A forced promotion needs no dialog.
+    d.click("[data-sq='1a']"); // gote's king
+    d.click("[data-sq='1b']");
+    d.wait(
+        "gote's move",
+        "return document.querySelectorAll('#movelist li').length === 2",
+    );
+    d.click("[data-sq='2b']");
+    d.click("[data-sq='2a']");
+    d.wait(
+        "the forced promotion",
+        "const p = document.querySelector(\"[data-sq='2a'] .piece\"); return p !== null && p.dataset.piece === 'b+P' && document.getElementById('promo').hidden",
+    );
+
+    // Checkmate by a drop from the hand strip in a set-up position.
+    d.js("document.getElementById('sfen-input').value = '4k/5/4P/5/K4 b G 1'; return true");
+    d.click("#setup");
+    d.wait(
+        "the mate position",
+        "return document.querySelector(\"[data-hand='b-G']\") !== null",
+    );
+    d.click("[data-hand='b-G']");
+    d.click("[data-sq='1b']");
+    d.wait(
+        "checkmate",
+        "const s = document.getElementById('status'); return s.dataset.reason === 'checkmate' && s.textContent.includes('Checkmate')",
+    );
+    assert_eq!(
+        d.js("return document.querySelector(\"[data-sq='1a']\").classList.contains('check')"),
+        json!(true)
+    );
+    drop(d);
+    server.shutdown();
+    eprintln!(
+        "gui_browser: done in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+}
