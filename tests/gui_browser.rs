@@ -331,3 +331,98 @@ fn play_in_a_real_browser() {
         started.elapsed().as_secs_f64()
     );
 }
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    let val = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let digits: Vec<u32> = text.bytes().filter_map(val).collect();
+    let mut out = Vec::with_capacity(digits.len() * 3 / 4);
+    for chunk in digits.chunks(4) {
+        let mut acc = 0u32;
+        for (i, d) in chunk.iter().enumerate() {
+            acc |= d << (18 - 6 * i);
+        }
+        let bytes = [(acc >> 16) as u8, (acc >> 8) as u8, acc as u8];
+        out.extend_from_slice(&bytes[..chunk.len().saturating_sub(1)]);
+    }
+    out
+}
+
+/// Makes the screenshots of docs/gui.md and the README:
+/// `cargo test --test gui_browser -- --ignored screenshots`.
+#[test]
+#[ignore]
+fn screenshots() {
+    let chromedriver = find_program(&["chromedriver"]).expect("chromedriver");
+    let chromium = find_program(&["chromium"]).expect("chromium");
+    let server = gogo::gui::start(0).expect("server");
+    let base = format!("http://127.0.0.1:{}/", server.addr().port());
+    let d = start_driver(&chromedriver, &chromium);
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/img");
+    std::fs::create_dir_all(&dir).unwrap();
+    let shot = |name: &str| {
+        let png = d.cmd("GET", "/screenshot", None);
+        let bytes = base64_decode(png.as_str().expect("base64"));
+        std::fs::write(dir.join(name), bytes).unwrap();
+    };
+
+    // Play: against the computer, a few moves in, a hint and a selected piece.
+    d.cmd(
+        "POST",
+        "/url",
+        Some(json!({"url": format!("{base}?opponent=computer-hard&think_ms=300")})),
+    );
+    d.wait(
+        "the page",
+        "return document.getElementById('status').textContent.includes('your move')",
+    );
+    for (from, to, n) in [("5e", "4d", 2), ("3e", "2d", 4)] {
+        d.click(&format!("[data-sq='{from}']"));
+        d.click(&format!("[data-sq='{to}']"));
+        d.wait(
+            "the reply",
+            &format!("return document.querySelectorAll('#movelist li').length === {n} && document.getElementById('status').textContent.includes('your move')"),
+        );
+    }
+    d.click("#hint");
+    d.wait(
+        "a hint",
+        "return document.getElementById('message').textContent.startsWith('Hint: ')",
+    );
+    d.click("[data-sq='4e']");
+    shot("gui-play.png");
+
+    // Analysis: a friend game of engine moves with a few weak ones, reviewed, then live lines.
+    d.cmd(
+        "POST",
+        "/url",
+        Some(json!({"url": format!("{base}?opponent=friend&think_ms=150")})),
+    );
+    d.wait(
+        "the page",
+        "return document.getElementById('status').textContent.includes('to move')",
+    );
+    d.js("(async () => { for (let i = 0; i < 18 && !G.result; i++) { \
+            if (i % 5 === 3) { await playMoves([G.legal[G.legal.length - 1].usi]); continue; } \
+            const r = await api('POST', '/api/game/' + G.id + '/hint'); await playMoves([r.hint.usi]); } \
+            window.gameDone = true; })(); return true");
+    d.wait("the game", "return window.gameDone === true");
+    d.click("#review");
+    d.wait(
+        "the review",
+        "return document.getElementById('review-text').textContent === 'done'",
+    );
+    d.click("#analyse-toggle");
+    std::thread::sleep(Duration::from_secs(4));
+    shot("gui-analysis.png");
+    drop(d);
+    server.shutdown();
+}

@@ -192,6 +192,13 @@ pub struct Shared {
     pub evals: Evals,
 }
 
+/// Names a task started for a waiting request: the game version and task number it began with.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Ticket {
+    version: u64,
+    task: u64,
+}
+
 pub struct Session {
     pub id: String,
     pub game: Game,
@@ -203,8 +210,6 @@ pub struct Session {
     pub last_used: Instant,
     /// The last hint: (version, move).
     hint: Option<(u64, Move)>,
-    /// The last mate search: (version, answer).
-    mate: Option<(u64, MateAnswer)>,
 }
 
 fn sente_cp(side: Color, score: Score) -> i32 {
@@ -312,7 +317,6 @@ impl Session {
             shared: Arc::new(Mutex::new(Shared::default())),
             last_used: Instant::now(),
             hint: None,
-            mate: None,
         }
     }
 
@@ -339,7 +343,6 @@ impl Session {
         self.stop_engine();
         self.version += 1;
         self.hint = None;
-        self.mate = None;
     }
 
     /// The USI `position` command of the game.
@@ -509,7 +512,7 @@ impl Session {
 
     /// Starts a task whose events go to the caller through a channel (computer move, hint,
     /// mate search); returns the receiver and the game version it was started for.
-    fn start_waited(&mut self, kind: &'static str, task: Task) -> (mpsc::Receiver<Event>, u64) {
+    fn start_waited(&mut self, kind: &'static str, task: Task) -> (mpsc::Receiver<Event>, Ticket) {
         self.stop_engine();
         let (tx, rx) = mpsc::channel();
         let tx = Mutex::new(tx);
@@ -537,11 +540,24 @@ impl Session {
             let _ = lock(&tx).send(ev);
         });
         self.engine.go(self.game.positions().to_vec(), task, sink);
-        (rx, self.version)
+        (
+            rx,
+            Ticket {
+                version: self.version,
+                task: task_no,
+            },
+        )
+    }
+
+    /// Whether the task of `t` is still the game's latest and the game unchanged.
+    fn current(&self, t: Ticket) -> bool {
+        t.version == self.version && lock(&self.shared).live.task == t.task
     }
 
     /// Starts the computer's move; the caller waits on the receiver without the lock.
-    pub fn start_computer_move(&mut self) -> Result<(mpsc::Receiver<Event>, u64, u64), ApiError> {
+    pub fn start_computer_move(
+        &mut self,
+    ) -> Result<(mpsc::Receiver<Event>, Ticket, u64), ApiError> {
         if let Some(r) = self.result() {
             return Err(ApiError::conflict(&format!(
                 "the game is over: {}",
@@ -568,12 +584,8 @@ impl Session {
     }
 
     /// Plays the computer's answer if the game did not change meanwhile.
-    pub fn finish_computer_move(
-        &mut self,
-        version: u64,
-        best: Option<Move>,
-    ) -> Result<(), ApiError> {
-        if version != self.version {
+    pub fn finish_computer_move(&mut self, t: Ticket, best: Option<Move>) -> Result<(), ApiError> {
+        if !self.current(t) {
             return Err(ApiError::conflict(
                 "the game changed while the computer was thinking",
             ));
@@ -585,7 +597,7 @@ impl Session {
             .map_err(|e| ApiError::internal(&format!("engine move rejected: {e}")))
     }
 
-    pub fn start_hint(&mut self) -> Result<(mpsc::Receiver<Event>, u64, u64), ApiError> {
+    pub fn start_hint(&mut self) -> Result<(mpsc::Receiver<Event>, Ticket, u64), ApiError> {
         if let Some(r) = self.result() {
             return Err(ApiError::conflict(&format!(
                 "the game is over: {}",
@@ -600,27 +612,27 @@ impl Session {
 
     pub fn finish_hint(
         &mut self,
-        version: u64,
+        t: Ticket,
         best: Option<Move>,
         score: Option<Score>,
     ) -> Result<Value, ApiError> {
-        if version != self.version {
+        if !self.current(t) {
             return Err(ApiError::conflict(
                 "the game changed while the engine was thinking",
             ));
         }
         let m = best.ok_or_else(|| ApiError::conflict("no move to hint"))?;
-        self.hint = Some((version, m));
+        self.hint = Some((t.version, m));
         Ok(json!({"hint": move_json(m), "score": score.map(score_json)}))
     }
 
-    pub fn start_mate(&mut self, ms: u64) -> (mpsc::Receiver<Event>, u64, u64) {
+    pub fn start_mate(&mut self, ms: u64) -> (mpsc::Receiver<Event>, Ticket, u64) {
         let (rx, v) = self.start_waited("mate", Task::Mate { ms });
         (rx, v, ms + 10_000)
     }
 
-    pub fn finish_mate(&mut self, version: u64, answer: MateAnswer) -> Result<Value, ApiError> {
-        if version != self.version {
+    pub fn finish_mate(&mut self, t: Ticket, answer: MateAnswer) -> Result<Value, ApiError> {
+        if !self.current(t) {
             return Err(ApiError::conflict(
                 "the game changed during the mate search",
             ));
@@ -631,7 +643,6 @@ impl Session {
             MateAnswer::NoMate => json!({"status": "nomate", "line": []}),
             MateAnswer::Timeout => json!({"status": "timeout", "line": []}),
         };
-        self.mate = Some((version, answer));
         Ok(v)
     }
 
@@ -677,7 +688,15 @@ impl Session {
                     if lines.len() <= slot {
                         lines.resize(slot + 1, info.clone());
                     }
-                    lines[slot] = info;
+                    if info.bound.is_empty() || lines[slot].pv.len() <= info.pv.len() {
+                        lines[slot] = info;
+                    } else {
+                        // A fail-high/low report: keep the last exact line, count the work.
+                        let l = &mut lines[slot];
+                        l.nodes = info.nodes;
+                        l.nps = info.nps;
+                        l.time_ms = info.time_ms;
+                    }
                 }
                 Event::BestMove { .. } => sh.live.running = false,
                 _ => {}
