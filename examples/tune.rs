@@ -96,8 +96,7 @@ fn load(paths: &[String], skip: usize) -> (Vec<Sample>, Vec<Sample>) {
                 "gote" => 0.0,
                 _ => 0.5,
             };
-            let opening: Vec<&str> = f[7].split_whitespace().collect();
-            let Ok(mut game) = gogo::usi::Engine::parse_position(&opening) else {
+            let Ok(mut game) = gogo::game::Game::parse_position(f[7]) else {
                 continue;
             };
             games += 1;

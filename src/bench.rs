@@ -3,10 +3,12 @@
 //! node count is deterministic: it is the behaviour's checksum (`Bench: <nodes>` in commit
 //! messages).
 
+use crate::event::Event;
+use crate::game::Game;
 use crate::search::{SearchConfig, Searcher, Shared};
 use crate::time::Limits;
 use crate::tt::TranspositionTable;
-use crate::usi::Engine;
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -51,11 +53,11 @@ pub const POSITIONS: &[&str] = &[
     "sfen 4g/5/2s1k/1BG2/1K3 b RBrs2p 1",
 ];
 
-/// Runs the bench at `depth` (default [`DEFAULT_DEPTH`]), printing through `out`; returns the
-/// total node count.
-pub fn run(depth: Option<i32>, out: &dyn Fn(&str)) -> u64 {
+/// Runs the bench at `depth` (default [`DEFAULT_DEPTH`]), reporting a `BenchPosition` event per
+/// position and a final `BenchDone`; returns the total node count. `shared.stop` ends it early
+/// (the total is then partial and `BenchDone` says so).
+pub fn run(depth: Option<i32>, shared: &Arc<Shared>, emit: &dyn Fn(Event)) -> u64 {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
-    let shared = Arc::new(Shared::default());
     let config = SearchConfig {
         verbose: false,
         mate_probe: false,
@@ -66,31 +68,42 @@ pub fn run(depth: Option<i32>, out: &dyn Fn(&str)) -> u64 {
         ..Limits::default()
     };
     let mut total = 0u64;
+    let mut complete = true;
     let start = Instant::now();
     for (i, text) in POSITIONS.iter().enumerate() {
-        let args: Vec<&str> = text.split_whitespace().collect();
-        let game = match Engine::parse_position(&args) {
+        if shared.stop.load(Ordering::SeqCst) {
+            complete = false;
+            break;
+        }
+        let game = match Game::parse_position(text) {
             Ok(g) => g,
             Err(e) => {
-                out(&format!(
-                    "info string bench position {} rejected: {e}",
+                emit(Event::Message(format!(
+                    "bench position {} rejected: {e}",
                     i + 1
-                ));
+                )));
                 continue;
             }
         };
         let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MB));
-        let mut searcher = Searcher::new(tt, shared.clone(), Arc::new(|_: &str| {}));
+        let mut searcher = Searcher::new(tt, shared.clone());
         let r = searcher.think(game.positions(), &limits, &[], &config);
         total += r.nodes;
-        let best = r.best.map_or("none".to_string(), |m| m.to_string());
-        out(&format!(
-            "info string position {:>2}: {:>9} nodes, bestmove {best}",
-            i + 1,
-            r.nodes
-        ));
+        if shared.stop.load(Ordering::SeqCst) {
+            complete = false;
+            break;
+        }
+        emit(Event::BenchPosition {
+            index: i + 1,
+            nodes: r.nodes,
+            best: r.best,
+        });
     }
     let ms = start.elapsed().as_millis().max(1) as u64;
-    out(&format!("{total} nodes {} nps", total * 1000 / ms));
+    emit(Event::BenchDone {
+        nodes: total,
+        nps: total.saturating_mul(1000) / ms,
+        complete,
+    });
     total
 }

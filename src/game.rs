@@ -8,9 +8,9 @@
 //! - with a move limit, the game is drawn once that many plies have been played.
 
 use crate::movegen;
-use crate::notation;
+use crate::notation::{self, IllegalMove, MoveError, UsiMove};
 use crate::position::{Position, SfenError};
-use crate::types::{Color, Move};
+use crate::types::{Color, Move, PieceKind};
 use std::fmt;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -128,6 +128,43 @@ pub fn repetition_loser(positions: &[Position], rule: SennichiteRule) -> Option<
     }
 }
 
+/// Why a `position` description cannot be set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    Empty,
+    BadStart(String),
+    TextAfterStartpos,
+    Sfen(SfenError),
+    /// Move number `index` (1-based) of the move list.
+    Move {
+        index: usize,
+        error: MoveError,
+    },
+}
+
+impl From<SfenError> for PositionError {
+    fn from(e: SfenError) -> PositionError {
+        PositionError::Sfen(e)
+    }
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Empty => write!(f, "expected 'startpos' or 'sfen'"),
+            PositionError::BadStart(s) => write!(
+                f,
+                "expected 'startpos' or 'sfen', got '{}'",
+                crate::event::sanitize(s, 40)
+            ),
+            PositionError::TextAfterStartpos => write!(f, "unexpected text after startpos"),
+            PositionError::Sfen(e) => write!(f, "bad SFEN: {e}"),
+            PositionError::Move { index, error } => write!(f, "move {index}: {error}"),
+        }
+    }
+}
+impl std::error::Error for PositionError {}
+
 #[derive(Clone, Debug)]
 pub struct Game {
     positions: Vec<Position>,
@@ -164,9 +201,26 @@ impl Game {
     }
 
     /// Plays a move after checking it is legal.
-    pub fn play(&mut self, m: Move) -> Result<(), String> {
+    pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
         if !movegen::is_legal(self.current(), m) {
-            return Err(format!("illegal move {m}"));
+            let not_legal = MoveError::Illegal {
+                text: m.to_string(),
+                why: IllegalMove::NotLegal,
+            };
+            // Explain why, for moves that encode a real square and man (not raw junk).
+            let well_formed = m.to().index() < 25
+                && if m.is_drop() {
+                    m.drop_kind().index() < PieceKind::King.index()
+                } else {
+                    m.from().index() < 25
+                };
+            if !well_formed {
+                return Err(not_legal);
+            }
+            return Err(UsiMove::from_move(m)
+                .resolve_or_explain(self.current())
+                .err()
+                .unwrap_or(not_legal));
         }
         let next = self.current().after(m);
         self.positions.push(next);
@@ -175,9 +229,58 @@ impl Game {
     }
 
     /// Parses a USI move, checks it and plays it.
-    pub fn play_usi(&mut self, text: &str) -> Result<(), String> {
+    pub fn play_usi(&mut self, text: &str) -> Result<(), MoveError> {
         let m = notation::parse_move(self.current(), text)?;
         self.play(m)
+    }
+
+    /// A game from the arguments of a USI `position` command: `startpos` or `sfen <sfen>`,
+    /// then optionally `moves <m>...` (USI notation). Also used by the command line, `bench`
+    /// and the tools.
+    pub fn parse_position(text: &str) -> Result<Game, PositionError> {
+        let args: Vec<&str> = text.split_whitespace().collect();
+        let moves_at = args.iter().position(|a| *a == "moves");
+        let head = &args[..moves_at.unwrap_or(args.len())];
+        let start = match head.first() {
+            Some(&"startpos") if head.len() == 1 => Position::startpos(),
+            Some(&"startpos") => return Err(PositionError::TextAfterStartpos),
+            Some(&"sfen") => Position::from_sfen(&head[1..].join(" "))?,
+            Some(other) => return Err(PositionError::BadStart(other.to_string())),
+            None => return Err(PositionError::Empty),
+        };
+        let moves: Vec<UsiMove> = match moves_at {
+            Some(at) => args[at + 1..]
+                .iter()
+                .enumerate()
+                .map(|(i, m)| {
+                    UsiMove::parse(m).map_err(|e| PositionError::Move {
+                        index: i + 1,
+                        error: e.into(),
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+            None => Vec::new(),
+        };
+        Game::from_moves(start, &moves)
+    }
+
+    /// A game from its start position and moves, each checked for legality.
+    pub fn from_moves(start: Position, moves: &[UsiMove]) -> Result<Game, PositionError> {
+        let mut game = Game::new(start);
+        game.positions.reserve(moves.len());
+        game.moves.reserve(moves.len());
+        for (i, m) in moves.iter().enumerate() {
+            let mv = m
+                .resolve_or_explain(game.current())
+                .map_err(|error| PositionError::Move {
+                    index: i + 1,
+                    error,
+                })?;
+            let next = game.current().after(mv);
+            game.positions.push(next);
+            game.moves.push(mv);
+        }
+        Ok(game)
     }
 
     /// Takes the last move back; false when there is none.

@@ -1,36 +1,70 @@
-//! The `gogo` binary: dispatches to the USI loop (default) or a command-line tool.
+//! The `gogo` binary: the protocol loop on stdin/stdout by default, or a command-line tool.
+//! It only parses the command line and dispatches to the library; anyhow carries errors to
+//! the one place that prints them (standard error, non-zero exit).
 
+use anyhow::{bail, Context};
+use clap::{Parser, Subcommand};
+use gogo::event::Event;
 use gogo::game::Game;
-use std::process::ExitCode;
+use gogo::search::Shared;
+use std::sync::Arc;
 use std::time::Instant;
 
-fn usage() -> &'static str {
-    "usage: gogo                 run the USI engine on stdin/stdout\n       \
-     gogo perft <depth> [<sfen> | startpos] [moves <m>...]\n       \
-     gogo bench [<depth>]\n       \
-     gogo gui [--port N] [--no-open]\n"
+#[derive(Parser)]
+#[command(
+    name = "gogo",
+    version,
+    about = "Gogo, a minishogi (5x5 shogi) engine.",
+    long_about = "Gogo, a minishogi (5x5 shogi) engine. Without a command it speaks USI on \
+                  standard input and output (and the UCI dialect after a `uci` command), for \
+                  a GUI or a match runner. Logs go to standard error (RUST_LOG=debug)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Tool>,
 }
 
-fn perft_command(args: &[String]) -> Result<(), String> {
-    let depth: u32 = args
-        .first()
-        .and_then(|d| d.parse().ok())
-        .ok_or_else(|| format!("perft needs a depth\n{}", usage()))?;
-    let rest = &args[1..];
-    let moves_at = rest.iter().position(|a| a == "moves").unwrap_or(rest.len());
-    let pos_text = rest[..moves_at].join(" ");
-    let mut game = if pos_text.is_empty() || pos_text == "startpos" {
-        Game::new(gogo::position::Position::startpos())
-    } else {
-        Game::from_sfen(&pos_text).map_err(|e| format!("bad SFEN: {e}"))?
-    };
-    for m in rest.iter().skip(moves_at + 1) {
-        game.play_usi(m)?;
+#[derive(Subcommand)]
+enum Tool {
+    /// Count the leaves of the legal move tree to a depth, per root move.
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// The position: `startpos` (default), an SFEN, or `sfen <sfen>`, then optionally
+        /// `moves <m>...` in USI notation.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        position: Vec<String>,
+    },
+    /// Search the fixed bench positions to a fixed depth on one thread (deterministic node
+    /// count: the `Bench:` line of commit messages).
+    Bench {
+        /// Depth in plies (default 9).
+        #[arg(value_parser = clap::value_parser!(i32).range(1..=64))]
+        depth: Option<i32>,
+    },
+    /// Play and analyse in the browser: a local web board on 127.0.0.1 (docs/gui.md).
+    #[cfg(feature = "gui")]
+    Gui(gogo::gui::Args),
+}
+
+fn perft(depth: u32, position: &[String]) -> anyhow::Result<()> {
+    if depth > gogo::engine::MAX_PERFT_DEPTH {
+        bail!(
+            "perft depth {depth} is more than {}",
+            gogo::engine::MAX_PERFT_DEPTH
+        );
     }
+    let text = position.join(" ");
+    let text = match position.first().map(String::as_str) {
+        None => "startpos".to_string(),
+        Some("startpos") | Some("sfen") => text,
+        Some(_) => format!("sfen {text}"),
+    };
+    let game = Game::parse_position(&text).with_context(|| format!("position '{text}'"))?;
     let t = Instant::now();
-    let (text, total) = gogo::perft::report(game.current(), depth);
+    let (report, total) = gogo::perft::report(game.current(), depth);
     let secs = t.elapsed().as_secs_f64();
-    print!("{text}");
+    print!("{report}");
     eprintln!(
         "perft {depth}: {total} leaves in {secs:.3} s ({:.1} M leaves/s)",
         total as f64 / secs.max(1e-9) / 1e6
@@ -38,35 +72,25 @@ fn perft_command(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-fn main() -> ExitCode {
+fn bench(depth: Option<i32>) {
+    let shared = Arc::new(Shared::default());
+    gogo::bench::run(depth, &shared, &|e: Event| {
+        for line in gogo::usi::format(&e) {
+            println!("{line}");
+        }
+    });
+}
+
+fn main() -> anyhow::Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("perft") => perft_command(&args[1..]),
-        Some("-h") | Some("--help") | Some("help") => {
-            print!("{}", usage());
-            Ok(())
-        }
+    match Cli::parse().command {
+        None => gogo::protocol::run_stdio(),
+        Some(Tool::Perft { depth, position }) => perft(depth, &position)?,
+        Some(Tool::Bench { depth }) => bench(depth),
         #[cfg(feature = "gui")]
-        Some("gui") => gogo::gui::run(&args[1..]),
-        Some("bench") => {
-            let depth = args.get(1).and_then(|d| d.parse().ok());
-            gogo::bench::run(depth, &|l: &str| println!("{l}"));
-            Ok(())
-        }
-        Some(other) => Err(format!("unknown command '{other}'\n{}", usage())),
-        None => {
-            gogo::usi::run();
-            Ok(())
-        }
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("{e}");
-            ExitCode::FAILURE
-        }
+        Some(Tool::Gui(args)) => gogo::gui::run(&args)?,
     }
+    Ok(())
 }

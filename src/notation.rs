@@ -173,11 +173,58 @@ impl UsiMove {
     }
 }
 
-/// Parses and resolves a USI move string in one go, with a message naming the problem.
-pub fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
-    let usi = UsiMove::parse(text).map_err(|e| e.to_string())?;
-    usi.resolve(pos)
-        .map_err(|e| format!("illegal move {text}: {e}"))
+/// Why a move given as text cannot be played: bad syntax, or well formed but not legal here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    Syntax(MoveSyntaxError),
+    Illegal { text: String, why: IllegalMove },
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Syntax(e) => e.fmt(f),
+            MoveError::Illegal { text, why } => write!(f, "illegal move {text}: {why}"),
+        }
+    }
+}
+impl std::error::Error for MoveError {}
+
+impl From<MoveSyntaxError> for MoveError {
+    fn from(e: MoveSyntaxError) -> MoveError {
+        MoveError::Syntax(e)
+    }
+}
+
+impl UsiMove {
+    /// The notation of an encoded move.
+    pub fn from_move(m: Move) -> UsiMove {
+        if m.is_drop() {
+            UsiMove::Drop {
+                kind: m.drop_kind(),
+                to: m.to(),
+            }
+        } else {
+            UsiMove::Board {
+                from: m.from(),
+                to: m.to(),
+                promote: m.is_promotion(),
+            }
+        }
+    }
+
+    /// [`UsiMove::resolve`] with the error carrying the move's text.
+    pub fn resolve_or_explain(self, pos: &Position) -> Result<Move, MoveError> {
+        self.resolve(pos).map_err(|why| MoveError::Illegal {
+            text: self.to_move().to_string(),
+            why,
+        })
+    }
+}
+
+/// Parses and resolves a USI move string in one go.
+pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
+    UsiMove::parse(text)?.resolve_or_explain(pos)
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::eval::{capture_value, evaluate};
+use crate::event::{Event, Score, SearchInfo, Sink};
 use crate::game::{repetition_loser, SennichiteRule};
 use crate::mate::{MateLimits, MateResult, MateSolver};
 use crate::movegen::{self, gives_check, legal_moves, MoveList, NOISY};
@@ -23,7 +24,7 @@ use crate::time::{self, Limits, TimePlan};
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Color, Move};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// Stack size of every search thread (the search recurses up to `MAX_PLY` deep).
@@ -35,11 +36,12 @@ pub const INFINITY: i32 = 32500;
 pub const REPETITION_WIN: i32 = 20000;
 pub const MAX_PLY: usize = 128;
 
-/// State shared between the USI thread and the search threads.
+/// State shared between the engine controller and the search threads.
 #[derive(Default)]
 pub struct Shared {
-    /// Ends the search of every thread. Cleared by the caller before a search (the USI loop does
-    /// it in `go`); a search with helper threads sets it itself once the main thread is done.
+    /// Ends the search of every thread. Cleared by the caller before a search (the engine
+    /// controller does it in `go`); a search with helper threads sets it itself once the main
+    /// thread is done. Set it through [`Shared::request_stop`] so that a waiting search wakes.
     pub stop: AtomicBool,
     /// True while pondering (time limits do not apply until `ponderhit`).
     pub pondering: AtomicBool,
@@ -48,6 +50,38 @@ pub struct Shared {
     /// Nodes of all threads in the current search; each thread adds its own count every 1024
     /// nodes (and when it ends). Reset at the start of every search.
     pub nodes: AtomicU64,
+    /// Wakes a finished infinite or ponder search that waits for `stop` or `ponderhit`.
+    wake_lock: Mutex<()>,
+    wake: Condvar,
+}
+
+impl Shared {
+    /// Asks every search thread to stop, and wakes a search that waits for it.
+    pub fn request_stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+        self.notify();
+    }
+
+    /// Turns a ponder search into a normal one: its clock starts `ms` after the search start.
+    pub fn ponderhit(&self, ms: u64) {
+        self.ponderhit_ms.store(ms, Ordering::SeqCst);
+        self.pondering.store(false, Ordering::SeqCst);
+        self.notify();
+    }
+
+    fn notify(&self) {
+        // Taking the lock orders this with a waiter's check of the flags.
+        let _guard = self.wake_lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.wake.notify_all();
+    }
+
+    /// Blocks while `keep_waiting` holds, woken by `request_stop` and `ponderhit`.
+    fn wait_while(&self, keep_waiting: impl Fn() -> bool) {
+        let mut guard = self.wake_lock.lock().unwrap_or_else(|e| e.into_inner());
+        while keep_waiting() {
+            guard = self.wake.wait(guard).unwrap_or_else(|e| e.into_inner());
+        }
+    }
 }
 
 /// Options that shape a search.
@@ -56,7 +90,8 @@ pub struct SearchConfig {
     pub multipv: usize,
     pub sennichite: SennichiteRule,
     pub move_overhead: u64,
-    /// Print `info` lines (off for bench and tests that do not read them).
+    /// Report `Info` events to the searcher's sink (off for bench and tests that do not read
+    /// them).
     pub verbose: bool,
     /// Playing strength, 0 ..= `SKILL_FULL` (see [`SkillLimits`]); `SKILL_FULL` is the normal
     /// search, untouched.
@@ -88,9 +123,6 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
-/// Where `info` lines go.
-pub type Output = Arc<dyn Fn(&str) + Send + Sync>;
-
 #[derive(Clone, Debug)]
 struct RootMove {
     mv: Move,
@@ -107,7 +139,8 @@ pub struct Searcher {
     tt: Arc<TranspositionTable>,
     shared: Arc<Shared>,
     config: SearchConfig,
-    output: Output,
+    /// Where the main thread reports (`None`: silent, as for helpers and bench).
+    sink: Option<Sink>,
     /// history[color][kind (0..10) or 10 + dropped kind][to]
     history: Box<[[[i32; 25]; 15]; 2]>,
     killers: [[Move; 2]; MAX_PLY + 1],
@@ -170,17 +203,6 @@ fn score_from_tt(s: i32, ply: usize) -> i32 {
         s + ply as i32
     } else {
         s
-    }
-}
-
-/// `score cp N` or `score mate N` (mate in plies, negative when being mated).
-pub fn format_score(s: i32) -> String {
-    if s >= MATE_BOUND {
-        format!("mate {}", MATE - s)
-    } else if s <= -MATE_BOUND {
-        format!("mate -{}", MATE + s)
-    } else {
-        format!("cp {s}")
     }
 }
 
@@ -293,7 +315,7 @@ pub fn skill_pick(scores: &[i32], level: u8, seed: u64) -> usize {
 }
 
 impl Searcher {
-    pub fn new(tt: Arc<TranspositionTable>, shared: Arc<Shared>, output: Output) -> Searcher {
+    pub fn new(tt: Arc<TranspositionTable>, shared: Arc<Shared>) -> Searcher {
         let mut lmr = Box::new([[0i32; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -304,7 +326,7 @@ impl Searcher {
             tt,
             shared,
             config: SearchConfig::default(),
-            output,
+            sink: None,
             history: Box::new([[[0; 25]; 15]; 2]),
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             skip_move: [Move::NONE; MAX_PLY + 1],
@@ -345,8 +367,9 @@ impl Searcher {
         self.skill_picks = 0;
     }
 
-    fn say(&self, line: &str) {
-        (self.output)(line);
+    /// Where this searcher reports `Info` events from now on.
+    pub fn set_sink(&mut self, sink: Option<Sink>) {
+        self.sink = sink;
     }
 
     fn elapsed(&self) -> Duration {
@@ -464,14 +487,14 @@ impl Searcher {
         })
     }
 
-    /// In infinite or ponder mode the answer waits for `stop` (or `ponderhit`).
+    /// In infinite or ponder mode the answer waits for `stop` (or `ponderhit`); signalled, not
+    /// polled.
     fn wait_for_stop(&self, limits: &Limits) {
         if limits.infinite || limits.ponder {
-            while !self.shared.stop.load(Ordering::SeqCst)
-                && (limits.infinite || self.shared.pondering.load(Ordering::SeqCst))
-            {
-                std::thread::sleep(Duration::from_millis(1));
-            }
+            self.shared.wait_while(|| {
+                !self.shared.stop.load(Ordering::SeqCst)
+                    && (limits.infinite || self.shared.pondering.load(Ordering::SeqCst))
+            });
         }
     }
 
@@ -494,7 +517,9 @@ impl Searcher {
         }
         let skill = (self.config.skill_level < SKILL_FULL)
             .then(|| SkillLimits::for_level(self.config.skill_level));
-        self.start = Instant::now();
+        // The clock runs from when the `go` command was read, not from when this thread
+        // started (starting many helper threads takes time).
+        self.start = limits.start.unwrap_or_else(Instant::now);
         self.nodes = 0;
         self.flushed = 0;
         self.stopped = false;
@@ -513,7 +538,7 @@ impl Searcher {
         }
         let us = root.side_to_move().index();
         self.plan = time::plan(limits, us, config.move_overhead);
-        if limits.infinite || limits.mate.is_some() || helper {
+        if limits.infinite || helper {
             self.plan = None;
         }
         self.node_limit = if helper { None } else { limits.nodes };
@@ -579,8 +604,7 @@ impl Searcher {
             && self.config.mate_probe
             && skill.is_none()
             && self.config.multipv == 1
-            && searchmoves.is_empty()
-            && limits.mate.is_none();
+            && searchmoves.is_empty();
         let mut probed = false;
         let mut proven = None;
         self.proven_mate = None;
@@ -808,23 +832,23 @@ impl Searcher {
         bound: Bound,
         pv: &[Move],
     ) {
-        let ms = self.elapsed().as_millis().max(1) as u64;
-        let nodes = self.total_nodes();
-        let nps = nodes * 1000 / ms;
-        let bound = match bound {
-            Bound::Lower => " lowerbound",
-            Bound::Upper => " upperbound",
-            _ => "",
+        let Some(sink) = &self.sink else {
+            return;
         };
-        let pv: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
-        self.say(&format!(
-            "info depth {depth} seldepth {} multipv {} score {}{bound} nodes {nodes} nps {nps} time {ms} hashfull {} pv {}",
-            seldepth.max(1),
-            index + 1,
-            format_score(score),
-            self.tt.hashfull(),
-            pv.join(" ")
-        ));
+        let ms = self.elapsed().as_millis() as u64;
+        let nodes = self.total_nodes();
+        sink(Event::Info(SearchInfo {
+            depth,
+            seldepth: seldepth.max(1),
+            multipv: index + 1,
+            score: Score::from_search(score),
+            bound,
+            nodes,
+            nps: nodes.saturating_mul(1000) / ms.max(1),
+            time_ms: ms,
+            hashfull: self.tt.hashfull(),
+            pv: pv.to_vec(),
+        }));
     }
 
     fn search_root(
@@ -1477,17 +1501,10 @@ mod tests {
                 assert_eq!(score_from_tt(score_to_tt(s, ply), ply), s);
             }
         }
-        assert_eq!(format_score(MATE - 3), "mate 3");
-        assert_eq!(format_score(-MATE + 4), "mate -4");
-        assert_eq!(format_score(12), "cp 12");
     }
 
     fn searcher_at(pos: Position, tt: &Arc<TranspositionTable>) -> Searcher {
-        let mut s = Searcher::new(
-            tt.clone(),
-            Arc::new(Shared::default()),
-            Arc::new(|_: &str| {}),
-        );
+        let mut s = Searcher::new(tt.clone(), Arc::new(Shared::default()));
         s.stack[0] = pos;
         s.keys = vec![pos.key()];
         s.checks = vec![pos.in_check()];

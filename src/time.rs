@@ -10,7 +10,7 @@
 //!   the clock.
 
 use crate::params::{TIME_INC_PERCENT, TIME_MOVES_TO_GO};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
@@ -24,8 +24,9 @@ pub struct Limits {
     pub nodes: Option<u64>,
     pub infinite: bool,
     pub ponder: bool,
-    /// `go mate`: milliseconds, or None for infinite.
-    pub mate: Option<Option<u64>>,
+    /// When the `go` command was read: the clock runs from then (`None`: from the search's
+    /// start).
+    pub start: Option<Instant>,
 }
 
 impl Limits {

@@ -73,24 +73,31 @@ fn unpack(data: u64) -> (TtEntry, u8) {
 }
 
 impl TranspositionTable {
+    /// A table of `mb` megabytes. Panics when the memory cannot be had: for sizes that a user
+    /// chooses, use [`TranspositionTable::try_new`].
     pub fn new(mb: usize) -> TranspositionTable {
-        let mut tt = TranspositionTable {
-            slots: Vec::new(),
-            buckets: 0,
-            generation: AtomicU8::new(0),
-        };
-        tt.resize(mb);
-        tt
+        TranspositionTable::try_new(mb)
+            .unwrap_or_else(|e| panic!("cannot allocate a {mb} MB hash table: {e}"))
     }
 
-    /// Resizes to `mb` megabytes (at least one bucket), clearing the table.
-    pub fn resize(&mut self, mb: usize) {
-        let bytes = mb.max(1) * 1024 * 1024;
+    /// A table of `mb` megabytes (at least one bucket), or the allocation error when the
+    /// memory is not there (instead of aborting the process).
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, std::collections::TryReserveError> {
+        let bytes = mb.max(1).saturating_mul(1024 * 1024);
         let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
-        self.slots = Vec::new();
-        self.slots.resize_with(buckets * BUCKET, Slot::default);
-        self.buckets = buckets;
-        self.generation.store(0, Ordering::Relaxed);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(buckets * BUCKET)?;
+        slots.resize_with(buckets * BUCKET, Slot::default);
+        Ok(TranspositionTable {
+            slots,
+            buckets,
+            generation: AtomicU8::new(0),
+        })
+    }
+
+    /// Size in megabytes (rounded down).
+    pub fn size_mb(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<Slot>() / (1024 * 1024)
     }
 
     pub fn clear(&self) {

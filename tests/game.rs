@@ -416,6 +416,7 @@ fn play_usi_rejects_bad_moves_and_leaves_the_game_alone() {
     ];
     for m in malformed {
         let err = game.play_usi(m).expect_err(m);
+        let err = err.to_string();
         assert!(err.contains("not a USI move"), "{m:?}: {err}");
     }
     let illegal = [
@@ -427,7 +428,7 @@ fn play_usi_rejects_bad_moves_and_leaves_the_game_alone() {
         ("5d5c+", "cannot promote"), // neither square is in the zone
     ];
     for (m, why) in illegal {
-        let err = game.play_usi(m).expect_err(m);
+        let err = game.play_usi(m).expect_err(m).to_string();
         assert!(err.contains("illegal move"), "{m}: {err}");
         assert!(err.contains(why), "{m}: {err}");
     }
@@ -445,7 +446,7 @@ fn play_usi_rejects_bad_moves_and_leaves_the_game_alone() {
 #[test]
 fn play_usi_requires_promotion_of_a_pawn_on_the_last_rank() {
     let mut game = Game::from_sfen("4k/P4/5/5/K4 b - 1").unwrap();
-    let err = game.play_usi("5b5a").unwrap_err();
+    let err = game.play_usi("5b5a").unwrap_err().to_string();
     assert!(err.contains("must promote"), "{err}");
     assert_eq!(game.moves().len(), 0);
     play(&mut game, "5b5a+");

@@ -13,17 +13,15 @@ use gogo::search::{
 };
 use gogo::time::Limits;
 use gogo::tt::TranspositionTable;
-use gogo::usi::Engine;
 use std::sync::Arc;
 
 fn game(text: &str) -> Game {
-    let args: Vec<&str> = text.split_whitespace().collect();
-    Engine::parse_position(&args).expect("a good position")
+    Game::parse_position(text).expect("a good position")
 }
 
 fn searcher() -> Searcher {
     let tt = Arc::new(TranspositionTable::new(4));
-    Searcher::new(tt, Arc::new(Shared::default()), Arc::new(|_: &str| {}))
+    Searcher::new(tt, Arc::new(Shared::default()))
 }
 
 fn config(level: u8) -> SearchConfig {

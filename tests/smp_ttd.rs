@@ -20,10 +20,10 @@
 //! - nodes of all threads (search overhead).
 
 use gogo::bench::POSITIONS;
+use gogo::game::Game;
 use gogo::search::{SearchConfig, Searcher, Shared};
 use gogo::time::Limits;
 use gogo::tt::TranspositionTable;
-use gogo::usi::Engine;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
@@ -74,14 +74,12 @@ struct Sample {
 
 /// One search of `text` to `depth` with `threads` threads.
 fn search(text: &str, threads: usize, depth: i32) -> Sample {
-    let args: Vec<&str> = text.split_whitespace().collect();
-    let game = Engine::parse_position(&args).expect("bench positions are good");
+    let game = Game::parse_position(text).expect("bench positions are good");
     let tt = Arc::new(TranspositionTable::new(64));
     let shared = Arc::new(Shared::default());
-    let silent: gogo::search::Output = Arc::new(|_: &str| {});
-    let mut main = Searcher::new(tt.clone(), shared.clone(), silent.clone());
+    let mut main = Searcher::new(tt.clone(), shared.clone());
     let mut helpers: Vec<Searcher> = (1..threads)
-        .map(|_| Searcher::new(tt.clone(), shared.clone(), silent.clone()))
+        .map(|_| Searcher::new(tt.clone(), shared.clone()))
         .collect();
     let config = SearchConfig {
         verbose: false,

@@ -218,10 +218,9 @@ fn helpers_spread_over_depths() {
 fn library_search_with_helpers_counts_all_nodes() {
     let tt = Arc::new(TranspositionTable::new(8));
     let shared = Arc::new(Shared::default());
-    let silent: gogo::search::Output = Arc::new(|_: &str| {});
-    let mut main = Searcher::new(tt.clone(), shared.clone(), silent.clone());
+    let mut main = Searcher::new(tt.clone(), shared.clone());
     let mut helpers: Vec<Searcher> = (0..2)
-        .map(|_| Searcher::new(tt.clone(), shared.clone(), silent.clone()))
+        .map(|_| Searcher::new(tt.clone(), shared.clone()))
         .collect();
     let game = game_after("1e1d 1a2b 1d3d");
     let config = SearchConfig {

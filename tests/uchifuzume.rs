@@ -59,7 +59,7 @@ fn assert_uchifuzume(sfen: &str, drop: &str) {
         assert!(!legal(&p).contains(&m), "{m} generated in {p}");
         assert!(!is_legal(&p, usi.to_move()), "{m} accepted in {p}");
         assert_eq!(usi.resolve(&p), Err(IllegalMove::Uchifuzume), "{m} in {p}");
-        let err = parse_move(&p, &m).unwrap_err();
+        let err = parse_move(&p, &m).unwrap_err().to_string();
         assert!(err.contains("uchifuzume"), "{err}");
         let after = p.after(usi.to_move());
         assert!(after.in_check(), "{m} in {p} must check");

@@ -7,13 +7,17 @@ mod common;
 
 use common::data_rows;
 use common::engine::{Engine, SECOND};
+use gogo::event::{Event, Score, SearchInfo};
 use gogo::game::Game;
 use gogo::movegen;
 use gogo::notation::UsiMove;
+use gogo::options::{self, Dialect};
 use gogo::position::Position;
-use gogo::uci::{
-    fen_to_sfen, input_to_usi, output_to_uci, sfen_to_fen, uci_move_to_usi, usi_move_to_uci,
-};
+use gogo::protocol::{self, Command};
+use gogo::tt::Bound;
+use gogo::types::Move;
+use gogo::uci::{self, fen_to_sfen, sfen_to_fen, uci_move_to_usi, usi_move_to_uci};
+use gogo::usi;
 use std::collections::BTreeSet;
 
 /// Fairy-Stockfish `go perft 1` from the start position, USI mode then UCI mode (same order).
@@ -213,13 +217,14 @@ fn moves_match_fairy_stockfish() {
         assert!(extra.len() <= 1, "{sfen}: {extra:?}");
     }
     // Fairy-Stockfish's principal variations (`go depth 8`): USI mode and UCI mode.
+    let pv: Vec<String> = ["P*2c", "1a2a", "1c2b"]
+        .iter()
+        .map(|m| usi_move_to_uci(m).unwrap())
+        .collect();
+    assert_eq!(pv.join(" "), "P@d3 e5d5 e3d4");
     assert_eq!(
-        output_to_uci("info depth 8 seldepth 4 multipv 1 score mate 3 nodes 361 pv P*2c 1a2a 1c2b"),
-        "info depth 8 seldepth 4 multipv 1 score mate 2 nodes 361 pv P@d3 e5d5 e3d4"
-    );
-    assert_eq!(
-        output_to_uci("bestmove 3e2d ponder 3a4b"),
-        "bestmove c1d2 ponder c5b4"
+        [usi_move_to_uci("3e2d"), usi_move_to_uci("3a4b")],
+        [Some("c1d2".to_string()), Some("c5b4".to_string())]
     );
 }
 
@@ -317,10 +322,6 @@ fn fen_matches_fairy_stockfish() {
     assert_eq!(
         fen_to_sfen("rbsgk/4p/5/P4/KGSBR[-] w 0 1").unwrap(),
         "rbsgk/4p/5/P4/KGSBR b - 1"
-    );
-    assert_eq!(
-        sfen_to_fen("rbsgk/4p/5/P4/KGSBR b - 0").unwrap(),
-        "rbsgk/4p/5/P4/KGSBR[] w - - 0 1"
     );
     // Gote to move at SFEN count 1 is FEN move 1; back it becomes SFEN count 2 (as in FSF).
     assert_eq!(
@@ -424,22 +425,22 @@ fn fen_input_forms() {
     }
     assert!(fen_to_sfen("rbsgk/4p/5/P4/KGSBR[] x - - 0 1")
         .unwrap_err()
+        .to_string()
         .contains("w = sente"));
 }
 
 #[test]
 fn sfen_input_forms() {
     assert_eq!(
-        sfen_to_fen("rbsgk/4p/5/P4/KGSBR b").as_deref(),
-        Ok("rbsgk/4p/5/P4/KGSBR[] w - - 0 1")
+        sfen_to_fen("4k/5/4G/5/K4 w 2Pg 1").as_deref(),
+        Ok("4k/5/4G/5/K4[PPg] b - - 0 1")
     );
-    assert_eq!(
-        sfen_to_fen("4k/5/4G/5/K4 w 2P2g").as_deref(),
-        Ok("4k/5/4G/5/K4[PPgg] b - - 0 1")
-    );
+    // The one SFEN parser judges: the hands field is required, move counts start at 1.
     for bad in [
         "",
         "rbsgk/4p/5/P4/KGSBR",
+        "rbsgk/4p/5/P4/KGSBR b",
+        "rbsgk/4p/5/P4/KGSBR b - 0",
         "rbsgk/4p/5/P4/KGSBR x - 1",
         "rbsgk/4p/5/P4/KGSBR b - 1 2",
         "rbsgk/4p/5/P4/KGSBR b K 1",
@@ -456,18 +457,40 @@ fn sfen_input_forms() {
 
 // ------------------------------------------------------------------------------- input lines
 
-fn one(line: &str) -> String {
-    let v = input_to_usi(line).unwrap_or_else(|e| panic!("{line}: {e}"));
-    assert_eq!(v.len(), 1, "{line}: {v:?}");
-    v.into_iter().next().unwrap()
+/// The command a UCI line parses into, rendered for comparison.
+fn uci_cmd(line: &str) -> String {
+    match uci::parse(&protocol::tokens(line)) {
+        Ok(c) => format!("{c:?}"),
+        Err(e) => panic!("{line}: {e}"),
+    }
+}
+
+/// The command a USI line parses into, rendered for comparison.
+fn usi_cmd(line: &str) -> String {
+    match usi::parse(&protocol::tokens(line)) {
+        Ok(c) => format!("{c:?}"),
+        Err(e) => panic!("{line}: {e}"),
+    }
+}
+
+/// A UCI line means the same command as a USI line.
+fn same(uci_line: &str, usi_line: &str) {
+    assert_eq!(uci_cmd(uci_line), usi_cmd(usi_line), "{uci_line}");
+}
+
+fn uci_error(line: &str) -> String {
+    match uci::parse(&protocol::tokens(line)) {
+        Ok(c) => panic!("{line}: parsed as {c:?}"),
+        Err(e) => e.to_string(),
+    }
 }
 
 #[test]
 fn input_commands() {
-    assert_eq!(one("uci"), "usi");
-    assert_eq!(one("ucinewgame"), "usinewgame");
-    assert_eq!(one("\u{feff}uci\r\n"), "usi");
-    for same in [
+    same("uci", "usi");
+    same("ucinewgame", "usinewgame");
+    same("\u{feff}uci\r\n", "usi");
+    for common in [
         "isready",
         "stop",
         "ponderhit",
@@ -476,36 +499,36 @@ fn input_commands() {
         "perft 3",
         "gameover win",
     ] {
-        assert_eq!(one(same), same);
+        same(common, common);
     }
-    for dropped in ["", "   ", "debug on", "debug off", "register later"] {
-        assert_eq!(input_to_usi(dropped), Ok(vec![]), "{dropped:?}");
+    for nothing in ["", "   ", "debug on", "debug off", "register later"] {
+        assert_eq!(uci_cmd(nothing), "Nothing", "{nothing:?}");
     }
 }
 
 #[test]
 fn input_positions() {
-    assert_eq!(one("position startpos"), "position startpos");
-    assert_eq!(one("position startpos moves"), "position startpos");
-    assert_eq!(
-        one("position startpos moves c1d2 c5b4 d1c2 P@d3 a4a1+"),
-        "position startpos moves 3e2d 3a4b 2e3d P*2c 5b5e+"
+    same("position startpos", "position startpos");
+    same("position startpos moves", "position startpos");
+    same(
+        "position startpos moves c1d2 c5b4 d1c2 P@d3 a4a1+",
+        "position startpos moves 3e2d 3a4b 2e3d P*2c 5b5e+",
     );
-    assert_eq!(
-        one("position fen rbsgk/4p/5/P4/KGSBR[-] w - 1 moves d1c2"),
-        "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 2e3d"
+    same(
+        "position fen rbsgk/4p/5/P4/KGSBR[-] w - 1 moves d1c2",
+        "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 2e3d",
     );
-    assert_eq!(
-        one("position fen 1bsg1/s4/5/K1k2/2r2[Rgppb] b - - 0 3 moves P@b2 c2d1"),
-        "position sfen 1bsg1/s4/5/K1k2/2r2 w Rbg2p 6 moves P*4d 3d2e"
+    same(
+        "position fen 1bsg1/s4/5/K1k2/2r2[Rgppb] b - - 0 3 moves P@b2 c2d1",
+        "position sfen 1bsg1/s4/5/K1k2/2r2 w Rbg2p 6 moves P*4d 3d2e",
     );
     // Fairy-Stockfish also takes an SFEN in UCI mode; its moves are still UCI moves.
-    assert_eq!(
-        one("position sfen 4k/5/4G/5/K4 b P 1 moves P@d3"),
-        "position sfen 4k/5/4G/5/K4 b P 1 moves P*2c"
+    same(
+        "position sfen 4k/5/4G/5/K4 b P 1 moves P@d3",
+        "position sfen 4k/5/4G/5/K4 b P 1 moves P*2c",
     );
     for (bad, needle) in [
-        ("position", "expected 'startpos' or 'fen'"),
+        ("position", "expected 'startpos' or 'sfen'"),
         ("position startpos c1d2", "after startpos"),
         ("position fen", "empty FEN"),
         (
@@ -513,10 +536,10 @@ fn input_positions() {
             "side to move",
         ),
         ("position startpos moves c1d2 3a4b", "move 2 '3a4b'"),
-        ("position startpos moves c1d2 c5c5", "not a UCI move"),
-        ("position kiwipete", "expected 'startpos' or 'fen'"),
+        ("position startpos moves c1d2 c5c5", "is not a move"),
+        ("position kiwipete", "expected 'startpos' or 'sfen'"),
     ] {
-        let e = input_to_usi(bad).unwrap_err();
+        let e = uci_error(bad);
         assert!(e.contains(needle), "{bad}: {e}");
     }
 }
@@ -524,15 +547,15 @@ fn input_positions() {
 #[test]
 fn input_go_swaps_the_clocks() {
     // UCI white (w) is sente, USI black (b).
-    assert_eq!(
-        one("go wtime 1100 btime 900 winc 100 binc 50"),
-        "go btime 1100 wtime 900 binc 100 winc 50"
+    same(
+        "go wtime 1100 btime 900 winc 100 binc 50",
+        "go btime 1100 wtime 900 binc 100 winc 50",
     );
-    assert_eq!(
-        one("go ponder wtime 1 btime 2 movestogo 10"),
-        "go ponder btime 1 wtime 2 movestogo 10"
+    same(
+        "go ponder wtime 1 btime 2 movestogo 10",
+        "go ponder btime 1 wtime 2 movestogo 10",
     );
-    for same in [
+    for common in [
         "go infinite",
         "go movetime 500",
         "go depth 7",
@@ -540,173 +563,156 @@ fn input_go_swaps_the_clocks() {
         "go",
         "go perft 3",
     ] {
-        assert_eq!(one(same), same);
+        same(common, common);
     }
-    assert_eq!(
-        one("go depth 5 searchmoves c1d2 P@d3 a4a1+ wtime 10"),
-        "go depth 5 searchmoves 3e2d P*2c 5b5e+ btime 10"
+    same(
+        "go depth 5 searchmoves c1d2 P@d3 a4a1+ wtime 10",
+        "go depth 5 searchmoves 3e2d P*2c 5b5e+ btime 10",
     );
-    assert!(input_to_usi("go searchmoves c1d2 zz")
-        .unwrap_err()
-        .contains("searchmoves"));
+    // A bad searchmoves entry is a problem reported with the search, not a refusal.
+    let go = uci_cmd("go searchmoves c1d2 zz");
+    assert!(go.contains("BadSearchMoves"), "{go}");
     // UCI `go mate N` (N moves) is a search of 2N - 1 plies that still ends in bestmove.
-    assert_eq!(one("go mate 3"), "go depth 5");
-    assert_eq!(one("go mate 1 wtime 10"), "go depth 1 btime 10");
-    assert_eq!(one("go depth 4 mate 3"), "go depth 4");
-    assert!(input_to_usi("go mate").is_err());
-    assert!(input_to_usi("go mate x").is_err());
+    same("go mate 3", "go depth 5");
+    same("go mate 1 wtime 10", "go depth 1 btime 10");
+    same("go depth 4 mate 3", "go depth 4");
+    for bad in ["go mate", "go mate x"] {
+        let go = uci_cmd(bad);
+        assert!(
+            go.contains("problems: [") && !go.contains("problems: []"),
+            "{go}"
+        );
+        assert!(go.contains("mate: None"), "{go}");
+    }
 }
 
 #[test]
 fn input_setoption_names() {
-    for (uci, usi) in [
-        (
-            "setoption name UCI_Variant value minishogi",
-            "setoption name USI_Variant value minishogi",
-        ),
-        (
-            "setoption name Hash value 128",
-            "setoption name USI_Hash value 128",
-        ),
-        (
-            "setoption name Ponder value false",
-            "setoption name USI_Ponder value false",
-        ),
-        (
-            "setoption name Threads value 1",
-            "setoption name Threads value 1",
-        ),
-        (
-            "setoption name SennichiteRule value gote-wins",
-            "setoption name SennichiteRule value gote-wins",
-        ),
-        (
-            "setoption name Move Overhead value 30",
-            "setoption name Move Overhead value 30",
-        ),
-        ("setoption name Clear Hash", "setoption name Clear Hash"),
+    // The option table knows both dialects' names; a UCI name sets the USI option.
+    for (uci_name, usi_name) in [
+        ("UCI_Variant", "USI_Variant"),
+        ("Hash", "USI_Hash"),
+        ("Ponder", "USI_Ponder"),
+        ("Threads", "Threads"),
+        ("SennichiteRule", "SennichiteRule"),
+        ("Move Overhead", "MoveOverhead"),
     ] {
-        assert_eq!(one(uci), usi);
+        assert_eq!(
+            options::find(uci_name).map(|o| o.usi_name),
+            Some(usi_name),
+            "{uci_name}"
+        );
     }
-    let e = input_to_usi("setoption name UCI_Variant value chess").unwrap_err();
-    assert!(e.contains("only minishogi"), "{e}");
+    let cmd = uci_cmd("setoption name Clear Hash");
+    assert!(cmd.contains("name: \"Clear Hash\""), "{cmd}");
+    let variant = options::find("UCI_Variant").unwrap();
+    assert!(variant.parse("minishogi").is_ok());
+    let e = variant.parse("chess").unwrap_err().to_string();
+    assert!(e.contains("'chess' is not one of minishogi"), "{e}");
 }
 
 // ------------------------------------------------------------------------------- output lines
 
+fn mv(usi_text: &str) -> Move {
+    UsiMove::parse(usi_text).unwrap().to_move()
+}
+
+fn out(e: Event) -> String {
+    uci::format(&e).join("\n")
+}
+
 #[test]
-fn output_handshake_and_options() {
-    assert_eq!(output_to_uci("usiok"), "uciok");
-    assert_eq!(output_to_uci("readyok"), "readyok");
-    assert_eq!(output_to_uci("id name Gogo 0.1.0"), "id name Gogo 0.1.0");
-    assert_eq!(
-        output_to_uci("id author the Gogo developers"),
-        "id author the Gogo developers"
-    );
-    for (usi, uci) in [
-        (
-            "option name USI_Hash type spin default 64 min 1 max 65536",
-            "option name Hash type spin default 64 min 1 max 65536",
-        ),
-        (
-            "option name USI_Ponder type check default false",
-            "option name Ponder type check default false",
-        ),
-        (
-            "option name USI_Variant type combo default minishogi var minishogi",
-            "option name UCI_Variant type combo default minishogi var minishogi",
-        ),
-        (
-            "option name Threads type spin default 1 min 1 max 256",
-            "option name Threads type spin default 1 min 1 max 256",
-        ),
-        (
-            "option name SennichiteRule type combo default draw var draw var gote-wins",
-            "option name SennichiteRule type combo default draw var draw var gote-wins",
-        ),
-        ("option name USI_Something type check default true", ""),
+fn output_options() {
+    let lines: Vec<String> = options::OPTIONS
+        .iter()
+        .filter_map(|o| o.line(Dialect::Uci))
+        .collect();
+    for expected in [
+        "option name Hash type spin default 64 min 1 max 65536",
+        "option name Ponder type check default false",
+        "option name UCI_Variant type combo default minishogi var minishogi",
+        "option name Threads type spin default 1 min 1 max 256",
+        "option name SennichiteRule type combo default draw var draw var gote-wins",
     ] {
-        assert_eq!(output_to_uci(usi), uci, "{usi}");
+        assert!(lines.iter().any(|l| l == expected), "{expected}: {lines:?}");
     }
+    assert!(!lines.iter().any(|l| l.contains("USI_")), "{lines:?}");
 }
 
 #[test]
 fn output_bestmove() {
-    assert_eq!(output_to_uci("bestmove 3e2d"), "bestmove c1d2");
+    let best = |b: &str, p: Option<&str>| Event::BestMove {
+        best: Some(mv(b)),
+        ponder: p.map(mv),
+    };
+    assert_eq!(out(best("3e2d", None)), "bestmove c1d2");
+    assert_eq!(out(best("P*2c", Some("1a2a"))), "bestmove P@d3 ponder e5d5");
     assert_eq!(
-        output_to_uci("bestmove P*2c ponder 1a2a"),
-        "bestmove P@d3 ponder e5d5"
-    );
-    assert_eq!(
-        output_to_uci("bestmove 5b5e+ ponder G*3c"),
+        out(best("5b5e+", Some("G*3c"))),
         "bestmove a4a1+ ponder G@c3"
     );
     // No move: Fairy-Stockfish prints `bestmove (none)` where USI says `resign`.
-    assert_eq!(output_to_uci("bestmove resign"), "bestmove (none)");
-    assert_eq!(output_to_uci("bestmove win"), "bestmove (none)");
-    assert_eq!(output_to_uci("bestmove"), "bestmove (none)");
-    assert_eq!(output_to_uci("bestmove 3e2d ponder xx"), "bestmove c1d2");
+    assert_eq!(
+        out(Event::BestMove {
+            best: None,
+            ponder: None
+        }),
+        "bestmove (none)"
+    );
 }
 
 #[test]
 fn output_info() {
+    let info = |score: Score, pv: &[&str]| {
+        Event::Info(SearchInfo {
+            depth: 6,
+            seldepth: 6,
+            multipv: 1,
+            score,
+            bound: Bound::Exact,
+            nodes: 406,
+            nps: 203000,
+            time_ms: 2,
+            hashfull: 0,
+            pv: pv.iter().map(|m| mv(m)).collect(),
+        })
+    };
     assert_eq!(
-        output_to_uci(
-            "info depth 6 seldepth 6 multipv 1 score cp 169 nodes 406 nps 203000 time 2 hashfull 0 pv 3e2d 3a4b 2e3d 2a2b 4e4d"
-        ),
+        out(info(Score::Cp(169), &["3e2d", "3a4b", "2e3d", "2a2b", "4e4d"])),
         "info depth 6 seldepth 6 multipv 1 score cp 169 nodes 406 nps 203000 time 2 hashfull 0 pv c1d2 c5b4 d1c2 d5d4 b1b2"
     );
     // Mate distances: plies (USI) to moves (UCI), as Fairy-Stockfish prints them.
     for (plies, moves) in [
-        (1, 1),
-        (2, 1),
-        (3, 2),
-        (4, 2),
-        (5, 3),
-        (0, 0),
-        (-1, -1),
-        (-2, -1),
-        (-3, -2),
-        (-4, -2),
+        (1, "1"),
+        (2, "1"),
+        (3, "2"),
+        (4, "2"),
+        (5, "3"),
+        (0, "0"),
+        (-1, "-1"),
+        (-2, "-1"),
+        (-3, "-2"),
+        (-4, "-2"),
     ] {
-        assert_eq!(
-            output_to_uci(&format!("info depth 3 score mate {plies} pv 1a2a")),
-            format!("info depth 3 score mate {moves} pv e5d5"),
+        let line = out(info(Score::Mate(plies), &["1a2a"]));
+        assert!(
+            line.contains(&format!(" score mate {moves} nodes")),
+            "{plies}: {line}"
         );
+        assert!(line.ends_with(" pv e5d5"), "{line}");
+        // USI keeps plies.
+        let usi_line = usi::format(&info(Score::Mate(plies), &["1a2a"])).join("");
+        assert!(usi_line.contains(&format!(" score mate {plies} nodes")));
     }
+    // Free text is left alone but for control characters.
     assert_eq!(
-        output_to_uci("info depth 0 score mate 0"),
-        "info depth 0 score mate 0"
+        out(Event::Message("go without a usable limit".into())),
+        "info string go without a usable limit"
     );
     assert_eq!(
-        output_to_uci("info depth 9 score mate 5 lowerbound nodes 10 pv P*2c"),
-        "info depth 9 score mate 3 lowerbound nodes 10 pv P@d3"
+        out(Event::Message("a\x1b[2J".into())),
+        "info string a\\x1b[2J"
     );
-    assert_eq!(
-        output_to_uci("info depth 9 currmove 5b5e+ currmovenumber 3"),
-        "info depth 9 currmove a4a1+ currmovenumber 3"
-    );
-    // The move list ends at the first token that is not a move.
-    assert_eq!(
-        output_to_uci("info pv 3e2d 3a4b nodes 5"),
-        "info pv c1d2 c5b4 nodes 5"
-    );
-    assert_eq!(
-        output_to_uci("info currline 1 3e2d 3a4b"),
-        "info currline 1 c1d2 c5b4"
-    );
-    assert_eq!(output_to_uci("info nodes 5 mate 3"), "info nodes 5 mate 3");
-    // Free text is left alone, spacing included.
-    for same in [
-        "info string go without a usable limit: searching for 1000 ms",
-        "info string  pv 3e2d  score mate 3",
-        "checkmate notimplemented",
-        "sfen: rbsgk/4p/5/P4/KGSBR b - 1",
-        "",
-    ] {
-        assert_eq!(output_to_uci(same), same);
-    }
-    assert_eq!(output_to_uci("uciok\r\n"), "uciok");
 }
 
 // ------------------------------------------------------------------------------- end to end
@@ -716,14 +722,13 @@ fn output_info() {
 fn translated_positions_are_the_positions_meant() {
     // A FEN and UCI moves (a Fairy-Stockfish line), through the translation, give the same
     // position as the SFEN and USI moves Fairy-Stockfish shows in USI mode.
-    let line = one("position fen 4k/5/4G/5/K4[P] w - - 0 1 moves P@d3 e5d5 e3d4");
-    let args: Vec<&str> = line.split_whitespace().collect();
-    assert_eq!(args[1], "sfen");
-    let moves_at = args.iter().position(|a| *a == "moves").unwrap();
-    let mut game = Game::from_sfen(&args[2..moves_at].join(" ")).unwrap();
-    for m in &args[moves_at + 1..] {
-        game.play_usi(m).unwrap();
-    }
+    let cmd = uci::parse(&protocol::tokens(
+        "position fen 4k/5/4G/5/K4[P] w - - 0 1 moves P@d3 e5d5 e3d4",
+    ));
+    let Ok(Command::Position { start, moves }) = cmd else {
+        panic!("{cmd:?}");
+    };
+    let game = Game::from_moves(start, &moves).unwrap();
     // Fairy-Stockfish: `Fen: 3k1/3G1/3P1/5/K4[] b - - 2 2`, gote checkmated.
     assert_eq!(game.current().to_sfen(), "3k1/3G1/3P1/5/K4 w - 4");
     assert_eq!(
@@ -733,15 +738,12 @@ fn translated_positions_are_the_positions_meant() {
     assert_eq!(movegen::count_legal(game.current()), 0);
 }
 
-/// The real engine binary, every line through the translation both ways: a short game.
+/// The real engine binary speaking the UCI dialect: a short game.
 #[test]
-fn engine_plays_through_the_translation() {
-    let mut e = Engine::start_mapped(output_to_uci);
-    // Every line goes in through the translation.
+fn engine_plays_in_the_uci_dialect() {
+    let mut e = Engine::start();
     fn send(e: &mut Engine, uci: &str) {
-        for l in input_to_usi(uci).unwrap() {
-            e.send(&l);
-        }
+        e.send(uci);
     }
     send(&mut e, "uci");
     let hello = e.until("uciok", 60 * SECOND);
@@ -806,8 +808,15 @@ fn engine_plays_through_the_translation() {
         gogo::notation::parse_move(&pos, &uci_move_to_usi(m).unwrap()).is_ok(),
         "{best}"
     );
-    // An illegal UCI move is reported by the translation, in UCI terms.
-    let err = input_to_usi("position startpos moves e2e6").unwrap_err();
-    assert!(err.contains("'e2e6' is not a UCI move"), "{err}");
+    // A malformed UCI move is reported in UCI terms.
+    send(&mut e, "position startpos moves e2e6");
+    send(&mut e, "isready");
+    let lines = e.until("readyok", 60 * SECOND);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("'e2e6' is not a move (expected e.g. c1d2")),
+        "{lines:?}"
+    );
     e.quit();
 }

@@ -2,97 +2,46 @@
 //!
 //! Everything the server asks of the engine goes through [`EngineAdapter`]: a search (a
 //! computer move, a hint, live MultiPV analysis), a mate search, or a review of every position
-//! of a game. Each task runs on its own thread and reports through a [`Sink`] with structured
-//! [`Event`]s; a new task stops (and joins) the one before it, so a superseded analysis never
-//! keeps running.
-//!
-//! Today the adapter drives `search::Searcher` and `mate::MateSolver` directly; the search
-//! reports through its `Output` text closure, whose `info` lines are parsed here into
-//! [`Event::Info`]. That is the only text parsing in the GUI, and it lives in this file alone.
+//! of a game. The adapter drives the engine controller ([`crate::engine::Engine`]) and passes
+//! its structured events (`crate::event`) on, adding the score of the best move to the final
+//! event and the review's own events. A new task stops (and joins) the one before it, so a
+//! superseded analysis never keeps running.
 
-use crate::game::SennichiteRule;
-use crate::mate::{MateLimits, MateResult, MateSolver};
+use crate::engine::{Engine, GoRequest, MateLimit};
+use crate::event::{self, MateAnswer, Score, SearchInfo};
+use crate::game::{Game, SennichiteRule};
 use crate::movegen;
-use crate::notation;
-use crate::position::Position;
-use crate::search::{SearchConfig, Searcher, Shared, MATE, SEARCH_STACK_BYTES};
 use crate::time::Limits;
-use crate::tt::TranspositionTable;
 use crate::types::Move;
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-/// Hash table of one game's engine.
-const HASH_MB: usize = 8;
-/// Table of the mate solver of one mate search.
-const MATE_HASH_MB: usize = 16;
+/// Hash table of one game's engine (MB).
+const HASH_MB: &str = "8";
 
-/// A score from the side to move's point of view.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Score {
-    Cp(i32),
-    /// Signed plies: positive when the side to move mates.
-    Mate(i32),
-}
-
-impl Score {
-    /// Centipawn-like number for graphs and move marks: mates are +-10000 less the distance.
-    pub fn to_cp(self) -> i32 {
-        match self {
-            Score::Cp(c) => c,
-            Score::Mate(n) if n > 0 => 10_000 - n,
-            Score::Mate(n) => -10_000 - n,
-        }
+/// Centipawn-like number for graphs and move marks: mates are +-10000 less the distance.
+pub fn score_cp(s: Score) -> i32 {
+    match s {
+        Score::Cp(c) => c,
+        Score::Mate(n) if n > 0 => 10_000 - n,
+        Score::Mate(n) => -10_000 - n,
     }
-
-    fn from_internal(s: i32) -> Score {
-        let bound = MATE - 512;
-        if s >= bound {
-            Score::Mate(MATE - s)
-        } else if s <= -bound {
-            Score::Mate(-(MATE + s))
-        } else {
-            Score::Cp(s)
-        }
-    }
-}
-
-/// One line of a search report.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Info {
-    pub depth: i32,
-    pub seldepth: usize,
-    /// 1-based line number.
-    pub multipv: usize,
-    pub score: Score,
-    /// "lower", "upper" or "" (exact).
-    pub bound: &'static str,
-    pub nodes: u64,
-    pub nps: u64,
-    pub time_ms: u64,
-    pub pv: Vec<Move>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MateAnswer {
-    Mate(Vec<Move>),
-    NoMate,
-    Timeout,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    Info(Info),
-    /// Ends a search task (also after `stop`).
+    Info(SearchInfo),
+    /// Ends a search task (also after `stop`), with the last score of the first line.
     BestMove {
         best: Option<Move>,
         score: Option<Score>,
     },
     /// Ends a mate task.
     Checkmate(MateAnswer),
-    /// One position of a review is done: position `index` of the history, its score and best
+    /// One position of a review is done: position `index` of the game, its score and best
     /// move (no move when the game is over there).
     Reviewed {
         index: usize,
@@ -119,74 +68,127 @@ pub struct SearchSpec {
 
 #[derive(Clone, Debug)]
 pub enum Task {
-    /// Search the last position of the history.
+    /// Search the current position of the game.
     Search(SearchSpec),
     /// Look for a forced mate for the side to move within `ms` milliseconds.
     Mate { ms: u64 },
-    /// Score every position of the history in turn, `spec` each (from the first to the last).
+    /// Score every position of the game in turn, `spec` each (from the first to the last).
     Review(SearchSpec),
 }
 
-struct Running {
-    shared: Arc<Shared>,
-    handle: JoinHandle<()>,
+struct Review {
+    cancel: Arc<AtomicBool>,
+    /// Gives the engine back.
+    handle: JoinHandle<Engine>,
 }
 
 /// The engine of one game: at most one task at a time.
+#[derive(Default)]
 pub struct EngineAdapter {
-    tt: Option<Arc<TranspositionTable>>,
-    running: Option<Running>,
+    /// `None` before the first task and while a review holds it.
+    engine: Option<Engine>,
+    review: Option<Review>,
 }
 
-impl Default for EngineAdapter {
-    fn default() -> Self {
-        Self::new()
+fn make_engine() -> Engine {
+    let mut e = Engine::new();
+    if let Err(e) = e.set_option("USI_Hash", HASH_MB) {
+        log::warn!("gui engine hash: {e}");
     }
+    e
+}
+
+fn configure(engine: &mut Engine, spec: &SearchSpec) {
+    for (name, value) in [
+        ("MultiPV", spec.multipv.max(1).to_string()),
+        ("SkillLevel", spec.skill_level.to_string()),
+    ] {
+        if let Err(e) = engine.set_option(name, &value) {
+            log::warn!("gui engine option {name}={value}: {e}");
+        }
+    }
+    engine.set_sennichite(spec.sennichite);
+}
+
+/// The engine's events as the board's: info lines pass, the bestmove gets the last score of
+/// the first line, messages go to the log.
+fn translate(sink: Sink) -> event::Sink {
+    let last: Mutex<Option<Score>> = Mutex::new(None);
+    Arc::new(move |ev: event::Event| match ev {
+        event::Event::Info(info) => {
+            if info.multipv == 1 {
+                *super::session::lock(&last) = Some(info.score);
+            }
+            sink(Event::Info(info));
+        }
+        event::Event::BestMove { best, .. } => {
+            let score = *super::session::lock(&last);
+            sink(Event::BestMove { best, score });
+        }
+        event::Event::Checkmate(answer) => sink(Event::Checkmate(answer)),
+        event::Event::Message(m) => log::debug!("engine: {m}"),
+        other => log::debug!("engine event ignored: {other:?}"),
+    })
 }
 
 impl EngineAdapter {
     pub fn new() -> EngineAdapter {
-        EngineAdapter {
-            tt: None,
-            running: None,
-        }
+        EngineAdapter::default()
     }
 
-    /// Starts `task` on `history` (the game's positions, oldest first), stopping any task
-    /// still running. Returns at once; the sink gets exactly one closing event
-    /// ([`Event::BestMove`], [`Event::Checkmate`] or [`Event::ReviewDone`]).
-    pub fn go(&mut self, history: Vec<Position>, task: Task, sink: Sink) {
+    /// Starts `task` on `game`, stopping any task still running. Returns at once; the sink
+    /// gets exactly one closing event ([`Event::BestMove`], [`Event::Checkmate`] or
+    /// [`Event::ReviewDone`]).
+    pub fn go(&mut self, game: Game, task: Task, sink: Sink) {
         self.stop();
-        let tt = self
-            .tt
-            .get_or_insert_with(|| Arc::new(TranspositionTable::new(HASH_MB)))
-            .clone();
-        let shared = Arc::new(Shared::default());
-        let job_shared = shared.clone();
-        let spawned = std::thread::Builder::new()
-            .name("gui-engine".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || run_task(history, task, tt, job_shared, sink.clone()));
-        match spawned {
-            Ok(handle) => self.running = Some(Running { shared, handle }),
-            Err(e) => log::error!("could not start an engine thread: {e}"),
-        }
-    }
-
-    /// Stops the running task, if any, and waits for its thread.
-    pub fn stop(&mut self) {
-        if let Some(r) = self.running.take() {
-            r.shared.stop.store(true, Ordering::SeqCst);
-            if r.handle.join().is_err() {
-                log::error!("an engine thread panicked");
+        let mut engine = self.engine.take().unwrap_or_else(make_engine);
+        match task {
+            Task::Search(spec) => {
+                configure(&mut engine, &spec);
+                engine.set_game(game);
+                let request = GoRequest {
+                    limits: spec.limits,
+                    ..GoRequest::default()
+                };
+                engine.go(request, translate(sink));
+                self.engine = Some(engine);
+            }
+            Task::Mate { ms } => {
+                engine.set_game(game);
+                let request = GoRequest {
+                    mate: Some(MateLimit::Millis(ms.max(1))),
+                    ..GoRequest::default()
+                };
+                engine.go(request, translate(sink));
+                self.engine = Some(engine);
+            }
+            Task::Review(spec) => {
+                configure(&mut engine, &spec);
+                let cancel = Arc::new(AtomicBool::new(false));
+                let flag = cancel.clone();
+                let spawned = std::thread::Builder::new()
+                    .name("gui-review".into())
+                    .spawn(move || review(engine, game, spec, &flag, &sink));
+                match spawned {
+                    Ok(handle) => self.review = Some(Review { cancel, handle }),
+                    Err(e) => log::error!("could not start the review: {e}"),
+                }
             }
         }
     }
 
-    pub fn is_busy(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+    /// Stops the running task, if any, and waits for it to end.
+    pub fn stop(&mut self) {
+        if let Some(r) = self.review.take() {
+            r.cancel.store(true, Ordering::SeqCst);
+            match r.handle.join() {
+                Ok(engine) => self.engine = Some(engine),
+                Err(_) => log::error!("the review thread panicked"),
+            }
+        }
+        if let Some(e) = self.engine.as_mut() {
+            e.stop();
+        }
     }
 }
 
@@ -196,156 +198,71 @@ impl Drop for EngineAdapter {
     }
 }
 
-fn run_task(
-    history: Vec<Position>,
-    task: Task,
-    tt: Arc<TranspositionTable>,
-    shared: Arc<Shared>,
-    sink: Sink,
-) {
-    match task {
-        Task::Search(spec) => {
-            let (best, score) = search(&history, &spec, &tt, &shared, Some(&sink));
-            sink(Event::BestMove { best, score });
+/// The review: each position of `game` searched in turn with `spec`; gives the engine back.
+fn review(
+    mut engine: Engine,
+    game: Game,
+    spec: SearchSpec,
+    cancel: &AtomicBool,
+    sink: &Sink,
+) -> Engine {
+    let mut part = Game::new(*game.start());
+    let total = game.positions().len();
+    let mut complete = true;
+    for index in 0..total {
+        if index > 0 && part.play(game.moves()[index - 1]).is_err() {
+            log::error!("review: the game's own move {index} was refused");
+            complete = false;
+            break;
         }
-        Task::Mate { ms } => {
-            let limits = MateLimits {
-                deadline: Some(Instant::now() + Duration::from_millis(ms.max(1))),
-                max_nodes: None,
-            };
-            let mut solver = MateSolver::new(MATE_HASH_MB);
-            let answer = match solver.solve(&history, &limits, &shared.stop) {
-                MateResult::Mate(line) => MateAnswer::Mate(line),
-                MateResult::NoMate => MateAnswer::NoMate,
-                MateResult::Timeout => MateAnswer::Timeout,
-            };
-            sink(Event::Checkmate(answer));
+        if cancel.load(Ordering::SeqCst) {
+            complete = false;
+            break;
         }
-        Task::Review(spec) => {
-            for index in 0..history.len() {
-                if shared.stop.load(Ordering::SeqCst) {
-                    sink(Event::ReviewDone { complete: false });
-                    return;
-                }
-                let part = &history[..=index];
-                let (best, score) = search(part, &spec, &tt, &shared, None);
-                if shared.stop.load(Ordering::SeqCst) {
-                    sink(Event::ReviewDone { complete: false });
-                    return;
-                }
-                if let Some(score) = score {
-                    sink(Event::Reviewed { index, score, best });
-                }
+        if !movegen::has_legal_move(part.current()) {
+            sink(Event::Reviewed {
+                index,
+                score: Score::Mate(0),
+                best: None,
+            });
+            continue;
+        }
+        engine.set_game(part.clone());
+        let (tx, rx) = mpsc::channel();
+        let tx = Mutex::new(tx);
+        let inner: Sink = Arc::new(move |ev: Event| {
+            if let Event::BestMove { best, score } = ev {
+                let _ = super::session::lock(&tx).send((best, score));
             }
-            sink(Event::ReviewDone { complete: true });
-        }
-    }
-}
-
-/// One search of `history.last()`; the best move and its score. A position without legal
-/// moves gives no move and the score of being mated.
-fn search(
-    history: &[Position],
-    spec: &SearchSpec,
-    tt: &Arc<TranspositionTable>,
-    shared: &Arc<Shared>,
-    sink: Option<&Sink>,
-) -> (Option<Move>, Option<Score>) {
-    let Some(root) = history.last().copied() else {
-        return (None, None);
-    };
-    if !movegen::has_legal_move(&root) {
-        return (None, Some(Score::Mate(0)));
-    }
-    let output: crate::search::Output = match sink {
-        Some(sink) => {
-            let sink = sink.clone();
-            Arc::new(move |line: &str| {
-                if let Some(info) = parse_info(&root, line) {
-                    sink(Event::Info(info));
-                }
-            })
-        }
-        None => Arc::new(|_: &str| {}),
-    };
-    let config = SearchConfig {
-        multipv: spec.multipv.max(1),
-        sennichite: spec.sennichite,
-        move_overhead: 0,
-        verbose: sink.is_some(),
-        skill_level: spec.skill_level,
-        mate_probe: true,
-    };
-    let mut searcher = Searcher::new(tt.clone(), shared.clone(), output);
-    let result = searcher.think(history, &spec.limits, &[], &config);
-    let best = result
-        .best
-        .filter(|&m| movegen::is_legal(&root, m))
-        .or_else(|| movegen::legal_moves(&root).iter().next().copied());
-    (best, Some(Score::from_internal(result.score)))
-}
-
-/// Reads a USI `info ... pv ...` line of the search (temporary: see the module docs).
-fn parse_info(root: &Position, line: &str) -> Option<Info> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() != Some(&"info") || !words.contains(&"pv") {
-        return None;
-    }
-    let mut info = Info {
-        depth: 0,
-        seldepth: 0,
-        multipv: 1,
-        score: Score::Cp(0),
-        bound: "",
-        nodes: 0,
-        nps: 0,
-        time_ms: 0,
-        pv: Vec::new(),
-    };
-    let mut i = 1;
-    let num = |i: usize| {
-        words
-            .get(i)
-            .and_then(|w| w.parse::<i64>().ok())
-            .unwrap_or(0)
-    };
-    while i < words.len() {
-        match words[i] {
-            "depth" => info.depth = num(i + 1) as i32,
-            "seldepth" => info.seldepth = num(i + 1) as usize,
-            "multipv" => info.multipv = num(i + 1).max(1) as usize,
-            "nodes" => info.nodes = num(i + 1) as u64,
-            "nps" => info.nps = num(i + 1) as u64,
-            "time" => info.time_ms = num(i + 1) as u64,
-            "lowerbound" => info.bound = "lower",
-            "upperbound" => info.bound = "upper",
-            "score" => {
-                let n = num(i + 2) as i32;
-                info.score = if words.get(i + 1) == Some(&"mate") {
-                    Score::Mate(n)
-                } else {
-                    Score::Cp(n)
-                };
-                i += 1;
-            }
-            "pv" => {
-                let mut pos = *root;
-                for w in &words[i + 1..] {
-                    match notation::parse_move(&pos, w) {
-                        Ok(m) => {
-                            info.pv.push(m);
-                            pos = pos.after(m);
-                        }
-                        Err(_) => break,
+        });
+        let request = GoRequest {
+            limits: spec.limits.clone(),
+            ..GoRequest::default()
+        };
+        engine.go(request, translate(inner));
+        let answer = loop {
+            match rx.recv_timeout(Duration::from_millis(20)) {
+                Ok(a) => break Some(a),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if cancel.load(Ordering::SeqCst) {
+                        engine.stop();
                     }
                 }
-                break;
+                Err(mpsc::RecvTimeoutError::Disconnected) => break None,
             }
-            _ => {}
+        };
+        engine.wait();
+        if cancel.load(Ordering::SeqCst) {
+            complete = false;
+            break;
         }
-        i += 1;
+        match answer {
+            Some((best, Some(score))) => sink(Event::Reviewed { index, score, best }),
+            _ => log::warn!("review: no score for position {index}"),
+        }
     }
-    Some(info)
+    sink(Event::ReviewDone { complete });
+    engine
 }
 
 /// Limits for a search of `ms` milliseconds.

@@ -43,48 +43,24 @@ impl ApiError {
     }
 }
 
-/// Options of `gogo gui`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
+/// Options of `gogo gui` (parsed by the binary's command line).
+#[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
+pub struct Args {
+    /// Port on 127.0.0.1 (0 picks a free one).
+    #[arg(long, short, default_value_t = DEFAULT_PORT)]
     pub port: u16,
-    pub open: bool,
+    /// Do not open a browser.
+    #[arg(long)]
+    pub no_open: bool,
 }
 
-impl Default for Options {
+impl Default for Args {
     fn default() -> Self {
-        Options {
+        Args {
             port: DEFAULT_PORT,
-            open: true,
+            no_open: false,
         }
     }
-}
-
-pub const USAGE: &str = "usage: gogo gui [--port N] [--no-open]\n  \
-    --port N    listen on 127.0.0.1:N (default 8765; 0 picks a free port)\n  \
-    --no-open   do not open a browser\n";
-
-/// Parses the arguments after `gui`.
-pub fn parse_args(args: &[String]) -> Result<Options, String> {
-    let mut o = Options::default();
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].as_str() {
-            "--port" | "-p" => {
-                let v = args.get(i + 1).ok_or("--port needs a number")?;
-                o.port = v.parse().map_err(|_| format!("bad port '{v}'"))?;
-                i += 1;
-            }
-            s if s.starts_with("--port=") => {
-                let v = &s["--port=".len()..];
-                o.port = v.parse().map_err(|_| format!("bad port '{v}'"))?;
-            }
-            "--no-open" => o.open = false,
-            "-h" | "--help" => return Err(USAGE.to_string()),
-            other => return Err(format!("gui: unknown argument '{other}'\n{USAGE}")),
-        }
-        i += 1;
-    }
-    Ok(o)
 }
 
 fn open_browser(url: &str) {
@@ -111,9 +87,8 @@ fn open_browser(url: &str) {
 }
 
 /// `gogo gui [--port N] [--no-open]`: serves until Ctrl-C.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let options = parse_args(args)?;
-    let server = start(options.port).map_err(|e| format!("gui: {e}"))?;
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let server = start(args.port).map_err(|e| anyhow::anyhow!("gui: {e}"))?;
     let url = server.url();
     println!("Gogo board at {url}  (Ctrl-C to quit)");
     let quit = Arc::new(AtomicBool::new(false));
@@ -123,7 +98,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
             log::warn!("no Ctrl-C handler: {e}");
         }
     }
-    if options.open {
+    if !args.no_open {
         open_browser(&url);
     }
     while !quit.load(Ordering::SeqCst) {

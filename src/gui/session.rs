@@ -2,16 +2,16 @@
 //! results of analysis. Every answer about the rules (legal moves, results, SFENs) comes from
 //! here; the page only draws what it is told.
 
-use super::analysis::{
-    self, EngineAdapter, Event, Info, MateAnswer, Score, SearchSpec, Sink, Task,
-};
+use super::analysis::{self, score_cp, EngineAdapter, Event, SearchSpec, Sink, Task};
 use super::ApiError;
+use crate::event::{MateAnswer, Score, SearchInfo};
 use crate::game::{EndReason, Game, GameResult, GameRules, SennichiteRule};
 use crate::movegen;
 use crate::notation;
 use crate::params::SKILL_FULL;
 use crate::position::{Position, START_SFEN};
 use crate::time::Limits;
+use crate::tt::Bound;
 use crate::types::{Color, Move, PieceKind, Square};
 use serde_json::{json, Value};
 use std::sync::mpsc;
@@ -164,7 +164,7 @@ pub struct Live {
     /// Side to move of the analysed position.
     pub side: Option<Color>,
     /// Latest line per MultiPV slot.
-    pub lines: Vec<Info>,
+    pub lines: Vec<SearchInfo>,
     pub review_done: usize,
     pub review_total: usize,
 }
@@ -213,7 +213,7 @@ pub struct Session {
 }
 
 fn sente_cp(side: Color, score: Score) -> i32 {
-    let cp = score.to_cp();
+    let cp = score_cp(score);
     if side == Color::Black {
         cp
     } else {
@@ -477,8 +477,9 @@ impl Session {
                     result_json(&r)["text"].as_str().unwrap_or("")
                 )));
             }
-            let m = notation::parse_move(game.current(), t).map_err(|e| ApiError::bad(&e))?;
-            game.play(m).map_err(|e| ApiError::bad(&e))?;
+            let m = notation::parse_move(game.current(), t)
+                .map_err(|e| ApiError::bad(&e.to_string()))?;
+            game.play(m).map_err(|e| ApiError::bad(&e.to_string()))?;
         }
         self.changed();
         self.game = game;
@@ -539,7 +540,7 @@ impl Session {
             }
             let _ = lock(&tx).send(ev);
         });
-        self.engine.go(self.game.positions().to_vec(), task, sink);
+        self.engine.go(self.game.clone(), task, sink);
         (
             rx,
             Ticket {
@@ -673,7 +674,7 @@ impl Session {
             }
             match ev {
                 Event::Info(info) => {
-                    if info.multipv == 1 && info.bound.is_empty() {
+                    if info.multipv == 1 && info.bound == Bound::Exact {
                         let cp = sente_cp(side, info.score);
                         let better = match sh.evals.by_index.get(index).copied().flatten() {
                             Some((k, _, d)) => k != key || d <= info.depth,
@@ -688,7 +689,7 @@ impl Session {
                     if lines.len() <= slot {
                         lines.resize(slot + 1, info.clone());
                     }
-                    if info.bound.is_empty() || lines[slot].pv.len() <= info.pv.len() {
+                    if info.bound == Bound::Exact || lines[slot].pv.len() <= info.pv.len() {
                         lines[slot] = info;
                     } else {
                         // A fail-high/low report: keep the last exact line, count the work.
@@ -707,19 +708,19 @@ impl Session {
             ..Limits::default()
         };
         let spec = self.spec(SKILL_FULL, limits, multipv.clamp(1, 5));
-        self.engine
-            .go(self.game.positions().to_vec(), Task::Search(spec), sink);
+        self.engine.go(self.game.clone(), Task::Search(spec), sink);
     }
 
     /// Starts the review of every position of the game, `ms` each.
     pub fn start_review(&mut self, ms: u64) {
         self.stop_engine();
-        let positions: Vec<Position> = self.game.positions().to_vec();
-        let keys: Vec<(u64, Color)> = positions
+        let keys: Vec<(u64, Color)> = self
+            .game
+            .positions()
             .iter()
             .map(|p| (p.key(), p.side_to_move()))
             .collect();
-        let total = positions.len();
+        let total = keys.len();
         let task_no = {
             let mut sh = lock(&self.shared);
             sh.live = Live {
@@ -748,7 +749,7 @@ impl Session {
             }
         });
         let spec = self.spec(SKILL_FULL, analysis::movetime(ms), 1);
-        self.engine.go(positions, Task::Review(spec), sink);
+        self.engine.go(self.game.clone(), Task::Review(spec), sink);
     }
 
     /// The engine's state for polling.
@@ -766,7 +767,11 @@ impl Session {
                     "seldepth": l.seldepth,
                     "score": score_json(l.score),
                     "sente_cp": side.map(|s| sente_cp(s, l.score)),
-                    "bound": l.bound,
+                    "bound": match l.bound {
+                        Bound::Lower => "lower",
+                        Bound::Upper => "upper",
+                        _ => "",
+                    },
                     "nodes": l.nodes,
                     "nps": l.nps,
                     "time_ms": l.time_ms,

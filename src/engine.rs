@@ -1,0 +1,667 @@
+//! The engine controller: everything between a parsed command and the search. It owns the
+//! game, the options, the hash table, the searchers (main and Lazy SMP helpers, kept with
+//! their histories from move to move) and the one job that may be running: a search, a mate
+//! search, perft or bench, each on its own thread so that the protocol loop keeps answering
+//! (`isready`, `stop`, `quit`) while it runs.
+//!
+//! Each job reports through the [`Sink`] it was started with (so the dialect of its output is
+//! fixed when it starts) and ends with exactly one final event (see `crate::event`). The
+//! bestmove of a search is decided here, once: the search's choice if it is legal, else the
+//! first legal move, else none (the side to move has no legal move).
+
+use crate::bench;
+use crate::event::{Event, MateAnswer, Sink};
+use crate::game::{Game, GameRules, SennichiteRule};
+use crate::mate::{MateLimits, MateResult, MateSolver};
+use crate::movegen;
+use crate::notation::{MoveError, UsiMove};
+use crate::options::{self, EngineOptions, OptionError, OptionId, OptionValue};
+use crate::perft;
+use crate::position::Position;
+use crate::search::{SearchConfig, SearchResult, Searcher, Shared, SEARCH_STACK_BYTES};
+use crate::time::{self, Limits};
+use crate::tt::TranspositionTable;
+use crate::types::Move;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Search time for a `go` that gives no usable limit.
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+/// Deepest perft the engine runs (deeper ones would take days).
+pub const MAX_PERFT_DEPTH: u32 = 12;
+
+/// Hash table of the mate solver (`go mate`), at most this many megabytes.
+const MATE_HASH_MAX_MB: usize = 1024;
+
+/// `go mate`: how long to look.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MateLimit {
+    Millis(u64),
+    Infinite,
+}
+
+/// A search request, as a `go` command gives it (in either dialect).
+#[derive(Clone, Debug, Default)]
+pub struct GoRequest {
+    /// Clocks and limits; `limits.start` should be when the command was read.
+    pub limits: Limits,
+    /// Root moves to consider (syntax only; checked against the position here).
+    pub searchmoves: Vec<UsiMove>,
+    /// `go mate` (USI): run the mate solver instead of the search.
+    pub mate: Option<MateLimit>,
+}
+
+/// The searchers, lent to a search job and given back when it ends.
+struct Pool {
+    main: Searcher,
+    helpers: Vec<Searcher>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum JobKind {
+    Search,
+    Mate,
+    Perft,
+    Bench,
+}
+
+struct Job {
+    kind: JobKind,
+    handle: JoinHandle<Option<Pool>>,
+    /// When the job's command was read (the ponder clock counts from here).
+    start: Instant,
+}
+
+pub struct Engine {
+    game: Game,
+    options: EngineOptions,
+    tt: Arc<TranspositionTable>,
+    shared: Arc<Shared>,
+    /// `None` while a search job holds the searchers.
+    pool: Option<Pool>,
+    job: Option<Job>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        let options = EngineOptions::default();
+        let tt = Arc::new(TranspositionTable::new(options.hash_mb));
+        let shared = Arc::new(Shared::default());
+        let main = Searcher::new(tt.clone(), shared.clone());
+        Engine {
+            game: Game::new(Position::startpos()),
+            options,
+            tt,
+            shared,
+            pool: Some(Pool {
+                main,
+                helpers: Vec::new(),
+            }),
+            job: None,
+        }
+    }
+
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Sets the game to search next. A running job keeps its own copy.
+    pub fn set_game(&mut self, game: Game) {
+        self.game = game;
+    }
+
+    /// The rules the options select (for judging the end of the game).
+    pub fn rules(&self) -> GameRules {
+        GameRules {
+            sennichite: self.options.sennichite,
+            max_plies: self.options.max_moves_to_draw,
+        }
+    }
+
+    /// Changes an option by name (either dialect's name or an alias). On an error nothing
+    /// changes, except for a hash table that could not be had: the engine then keeps a table
+    /// of the old size, emptied, and says so in the error.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        let spec = options::find(name)
+            .ok_or_else(|| OptionError::Unknown(crate::event::sanitize(name, 40)))?;
+        let v = spec.parse(value)?;
+        log::debug!("setoption {} = {v:?}", spec.usi_name);
+        if spec.id == OptionId::Hash {
+            let OptionValue::Int(mb) = v else {
+                return Err(OptionError::NotInteger {
+                    value: value.to_string(),
+                });
+            };
+            return self.resize_hash(mb as usize);
+        }
+        self.options.store(spec.id, v);
+        Ok(())
+    }
+
+    /// The sennichite rule of the UCI dialect's tools (cutechess, Fairy-Stockfish) is that a
+    /// plain repetition loses for sente.
+    pub fn set_sennichite(&mut self, rule: SennichiteRule) {
+        self.options.sennichite = rule;
+    }
+
+    fn resize_hash(&mut self, mb: usize) -> Result<(), OptionError> {
+        self.reap();
+        if self.job.is_some() {
+            return Err(OptionError::Busy);
+        }
+        let old_mb = self.options.hash_mb;
+        // Free the old table before allocating the new one, so that the two are never held
+        // at once: every searcher drops its reference first.
+        let placeholder = Arc::new(TranspositionTable::new(1));
+        self.install_tt(placeholder);
+        match TranspositionTable::try_new(mb) {
+            Ok(tt) => {
+                self.install_tt(Arc::new(tt));
+                self.options.hash_mb = mb;
+                log::debug!("hash table resized to {mb} MB");
+                Ok(())
+            }
+            Err(e) => {
+                log::warn!("hash table of {mb} MB: {e}");
+                let kept = match TranspositionTable::try_new(old_mb) {
+                    Ok(tt) => {
+                        self.install_tt(Arc::new(tt));
+                        old_mb
+                    }
+                    // The old size was there a moment ago; if even that fails, keep the
+                    // placeholder rather than abort.
+                    Err(_) => 1,
+                };
+                self.options.hash_mb = kept;
+                Err(OptionError::OutOfMemory {
+                    wanted_mb: mb,
+                    kept_mb: kept,
+                })
+            }
+        }
+    }
+
+    fn install_tt(&mut self, tt: Arc<TranspositionTable>) {
+        self.tt = tt.clone();
+        if let Some(pool) = self.pool.as_mut() {
+            pool.main.set_tt(tt.clone());
+            for h in pool.helpers.iter_mut() {
+                h.set_tt(tt.clone());
+            }
+        }
+    }
+
+    /// `usinewgame`: ends any job, forgets the hash table and the histories.
+    pub fn new_game(&mut self) {
+        self.stop();
+        self.tt.clear();
+        if let Some(pool) = self.pool.as_mut() {
+            pool.main.clear();
+            for h in pool.helpers.iter_mut() {
+                h.clear();
+            }
+        }
+    }
+
+    /// True while a job runs.
+    pub fn is_busy(&mut self) -> bool {
+        self.reap();
+        self.job.is_some()
+    }
+
+    /// Collects a job that has ended on its own.
+    fn reap(&mut self) {
+        if self.job.as_ref().is_some_and(|j| j.handle.is_finished()) {
+            self.join();
+        }
+    }
+
+    fn join(&mut self) {
+        if let Some(job) = self.job.take() {
+            match job.handle.join() {
+                Ok(Some(pool)) => self.pool = Some(pool),
+                Ok(None) => {}
+                Err(_) => log::error!("a {:?} job panicked", job.kind),
+            }
+            if self.pool.is_none() {
+                self.pool = Some(Pool {
+                    main: Searcher::new(self.tt.clone(), self.shared.clone()),
+                    helpers: Vec::new(),
+                });
+            }
+        }
+    }
+
+    /// Ends the running job, if any: it is asked to stop, still emits its final event (a
+    /// stopped search its `bestmove`), and this returns once it has.
+    pub fn stop(&mut self) {
+        if self.job.is_some() {
+            self.shared.request_stop();
+            self.join();
+        }
+    }
+
+    /// Waits for the running job to end on its own.
+    pub fn wait(&mut self) {
+        self.join();
+    }
+
+    /// `ponderhit`: the ponder search goes on as a normal search with its clock starting now.
+    /// False (and nothing changes) when no ponder search is running.
+    pub fn ponderhit(&mut self) -> bool {
+        self.reap();
+        match &self.job {
+            Some(job)
+                if job.kind == JobKind::Search && self.shared.pondering.load(Ordering::SeqCst) =>
+            {
+                let ms = job.start.elapsed().as_millis() as u64;
+                self.shared.ponderhit(ms);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Starts a search (or, with `request.mate`, a mate search) of the current game. Returns
+    /// at once; the job reports through `sink` and ends with one `BestMove` (or `Checkmate`).
+    /// A running job is stopped first (its own final event comes before).
+    pub fn go(&mut self, mut request: GoRequest, sink: Sink) {
+        self.stop();
+        let start = *request.limits.start.get_or_insert_with(Instant::now);
+        if let Some(limit) = request.mate {
+            self.go_mate(limit, start, sink);
+            return;
+        }
+        let root = *self.game.current();
+        let mut limits = request.limits;
+        let us = root.side_to_move().index();
+        let bounded = time::plan(&limits, us, self.options.move_overhead).is_some()
+            || limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.infinite;
+        if !bounded {
+            let why = if limits.time.iter().any(Option::is_some) || limits.byoyomi > 0 {
+                "no usable clock for the side to move"
+            } else {
+                "go without a usable limit"
+            };
+            sink(Event::Message(format!(
+                "{why}: searching for {DEFAULT_MOVETIME_MS} ms"
+            )));
+            limits.movetime = Some(DEFAULT_MOVETIME_MS);
+        }
+        let searchmoves = self.resolve_searchmoves(&root, &request.searchmoves, &sink);
+
+        let mut pool = self.pool.take().unwrap_or_else(|| Pool {
+            main: Searcher::new(self.tt.clone(), self.shared.clone()),
+            helpers: Vec::new(),
+        });
+        pool.main.set_tt(self.tt.clone());
+        pool.main.set_sink(Some(sink.clone()));
+        let threads = self.options.threads.max(1);
+        pool.helpers.truncate(threads - 1);
+        while pool.helpers.len() + 1 < threads {
+            pool.helpers
+                .push(Searcher::new(self.tt.clone(), self.shared.clone()));
+        }
+        for h in pool.helpers.iter_mut() {
+            h.set_tt(self.tt.clone());
+        }
+        self.shared.stop.store(false, Ordering::SeqCst);
+        self.shared.pondering.store(limits.ponder, Ordering::SeqCst);
+        self.shared.ponderhit_ms.store(0, Ordering::SeqCst);
+        let history: Vec<Position> = self.game.positions().to_vec();
+        let config = SearchConfig {
+            multipv: self.options.multipv,
+            sennichite: self.options.sennichite,
+            move_overhead: self.options.move_overhead,
+            verbose: true,
+            skill_level: self.options.effective_skill_level(),
+            mate_probe: true,
+        };
+        log::debug!(
+            "go: {limits:?}, plan {:?}, {threads} thread(s)",
+            time::plan(&limits, us, self.options.move_overhead)
+        );
+        let job_sink = sink.clone();
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let Pool {
+                    mut main,
+                    mut helpers,
+                } = pool;
+                let result =
+                    main.think_with_helpers(&mut helpers, &history, &limits, &searchmoves, &config);
+                main.set_sink(None);
+                log::debug!(
+                    "search done after {} ms: depth {}, {} nodes, score {}",
+                    start.elapsed().as_millis(),
+                    result.depth,
+                    result.nodes,
+                    result.score
+                );
+                let (best, ponder) = decide_bestmove(&root, &result);
+                job_sink(Event::BestMove { best, ponder });
+                Some(Pool { main, helpers })
+            });
+        match spawned {
+            Ok(handle) => {
+                self.job = Some(Job {
+                    kind: JobKind::Search,
+                    handle,
+                    start,
+                })
+            }
+            Err(e) => {
+                sink(Event::Message(format!(
+                    "could not start the search thread: {e}"
+                )));
+                let best = movegen::legal_moves(&root).iter().next().copied();
+                sink(Event::BestMove { best, ponder: None });
+            }
+        }
+    }
+
+    /// The legal moves among `wanted`; the others are reported in one message. When none is
+    /// legal the search considers every move (and says so).
+    fn resolve_searchmoves(&self, root: &Position, wanted: &[UsiMove], sink: &Sink) -> Vec<Move> {
+        let mut moves = Vec::new();
+        let mut bad = 0usize;
+        let mut first_error: Option<MoveError> = None;
+        for m in wanted {
+            match m.resolve_or_explain(root) {
+                Ok(mv) if !moves.contains(&mv) => moves.push(mv),
+                Ok(_) => {}
+                Err(e) => {
+                    bad += 1;
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        if let Some(e) = first_error {
+            let what = if moves.is_empty() {
+                "no legal move left: searching all moves"
+            } else {
+                "searching the others"
+            };
+            sink(Event::Message(format!(
+                "searchmoves: {bad} of {} moves ignored (first: {e}); {what}",
+                wanted.len()
+            )));
+        }
+        moves
+    }
+
+    /// `go mate`: the df-pn solver on a worker thread. The answer is one `Checkmate` event.
+    fn go_mate(&mut self, limit: MateLimit, start: Instant, sink: Sink) {
+        let history: Vec<Position> = self.game.positions().to_vec();
+        self.shared.stop.store(false, Ordering::SeqCst);
+        self.shared.pondering.store(false, Ordering::SeqCst);
+        let shared = self.shared.clone();
+        let overhead = self.options.move_overhead;
+        let hash_mb = self.options.hash_mb.clamp(16, MATE_HASH_MAX_MB);
+        let job_sink = sink.clone();
+        let spawned = std::thread::Builder::new()
+            .name("mate".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let limits = MateLimits {
+                    deadline: match limit {
+                        MateLimit::Millis(ms) => {
+                            Some(start + Duration::from_millis(ms.saturating_sub(overhead).max(1)))
+                        }
+                        MateLimit::Infinite => None,
+                    },
+                    max_nodes: None,
+                };
+                let mut solver = MateSolver::new(hash_mb);
+                let answer = match solver.solve(&history, &limits, &shared.stop) {
+                    MateResult::Mate(moves) => MateAnswer::Mate(moves),
+                    MateResult::NoMate => MateAnswer::NoMate,
+                    MateResult::Timeout => MateAnswer::Timeout,
+                };
+                job_sink(Event::Message(format!(
+                    "mate search: {} nodes in {} ms",
+                    solver.nodes(),
+                    start.elapsed().as_millis()
+                )));
+                job_sink(Event::Checkmate(answer));
+                None
+            });
+        match spawned {
+            Ok(handle) => {
+                self.job = Some(Job {
+                    kind: JobKind::Mate,
+                    handle,
+                    start,
+                })
+            }
+            Err(e) => {
+                sink(Event::Message(format!(
+                    "could not start the mate search: {e}"
+                )));
+                sink(Event::Checkmate(MateAnswer::Timeout));
+            }
+        }
+    }
+
+    /// Perft of the current position on a worker thread: a `PerftMove` event per root move
+    /// (sorted by move text), then `PerftDone` (partial when stopped).
+    pub fn perft(&mut self, depth: u32, sink: Sink) {
+        self.stop();
+        if depth > MAX_PERFT_DEPTH {
+            sink(Event::Message(format!(
+                "perft depth {depth} is more than {MAX_PERFT_DEPTH}"
+            )));
+            sink(Event::PerftDone {
+                nodes: 0,
+                complete: false,
+            });
+            return;
+        }
+        let root = *self.game.current();
+        self.shared.stop.store(false, Ordering::SeqCst);
+        let shared = self.shared.clone();
+        let job_sink = sink.clone();
+        self.spawn_job(JobKind::Perft, sink, move || {
+            let (nodes, complete) =
+                perft::divide_stoppable(&root, depth, &shared.stop, |mv, nodes| {
+                    job_sink(Event::PerftMove { mv, nodes })
+                });
+            job_sink(Event::PerftDone { nodes, complete });
+        });
+    }
+
+    /// `bench` on a worker thread (one thread, fresh tables: the result does not depend on
+    /// the engine's state).
+    pub fn bench(&mut self, depth: Option<i32>, sink: Sink) {
+        self.stop();
+        self.shared.stop.store(false, Ordering::SeqCst);
+        self.shared.pondering.store(false, Ordering::SeqCst);
+        let shared = self.shared.clone();
+        let job_sink = sink.clone();
+        self.spawn_job(JobKind::Bench, sink, move || {
+            bench::run(depth, &shared, &|e| job_sink(e));
+        });
+    }
+
+    fn spawn_job(&mut self, kind: JobKind, sink: Sink, work: impl FnOnce() + Send + 'static) {
+        let start = Instant::now();
+        let spawned = std::thread::Builder::new()
+            .name(format!("{kind:?}").to_lowercase())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                work();
+                None
+            });
+        match spawned {
+            Ok(handle) => {
+                self.job = Some(Job {
+                    kind,
+                    handle,
+                    start,
+                })
+            }
+            Err(e) => {
+                sink(Event::Message(format!("could not start {kind:?}: {e}")));
+                sink(match kind {
+                    JobKind::Bench => Event::BenchDone {
+                        nodes: 0,
+                        nps: 0,
+                        complete: false,
+                    },
+                    _ => Event::PerftDone {
+                        nodes: 0,
+                        complete: false,
+                    },
+                });
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The move to play and the move to ponder on: the search's choice when it is legal, else the
+/// first legal move; `None` only when there is no legal move.
+fn decide_bestmove(root: &Position, result: &SearchResult) -> (Option<Move>, Option<Move>) {
+    let best = result
+        .best
+        .filter(|&m| movegen::is_legal(root, m))
+        .or_else(|| movegen::legal_moves(root).iter().next().copied());
+    let ponder = best.and_then(|b| {
+        let after = root.after(b);
+        result.ponder.filter(|&p| movegen::is_legal(&after, p))
+    });
+    (best, ponder)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc::channel;
+
+    fn collecting_sink() -> (Sink, std::sync::mpsc::Receiver<Event>) {
+        let (tx, rx) = channel();
+        let tx = std::sync::Mutex::new(tx);
+        let sink: Sink = Arc::new(move |e| {
+            let _ = tx.lock().unwrap().send(e);
+        });
+        (sink, rx)
+    }
+
+    fn final_event(rx: &std::sync::mpsc::Receiver<Event>) -> Event {
+        loop {
+            let e = rx
+                .recv_timeout(Duration::from_secs(60))
+                .expect("the job ends");
+            if e.is_final() {
+                return e;
+            }
+        }
+    }
+
+    #[test]
+    fn a_depth_search_ends_with_one_legal_bestmove() {
+        let mut engine = Engine::new();
+        let (sink, rx) = collecting_sink();
+        let request = GoRequest {
+            limits: Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            ..GoRequest::default()
+        };
+        engine.go(request, sink);
+        engine.wait();
+        let Event::BestMove { best, .. } = final_event(&rx) else {
+            panic!("a search ends with a bestmove");
+        };
+        assert!(movegen::is_legal(engine.game().current(), best.unwrap()));
+        assert!(rx.try_iter().all(|e| !e.is_final()));
+    }
+
+    #[test]
+    fn no_legal_move_gives_no_bestmove() {
+        let mut engine = Engine::new();
+        // Sente is checkmated by the gold on 4d, which the silver on 3c protects.
+        let game = Game::from_sfen("k4/5/2s2/1g3/K4 b - 1").unwrap();
+        let mated = movegen::count_legal(game.current()) == 0;
+        assert!(mated);
+        engine.set_game(game);
+        let (sink, rx) = collecting_sink();
+        engine.go(
+            GoRequest {
+                limits: Limits {
+                    depth: Some(2),
+                    ..Limits::default()
+                },
+                ..GoRequest::default()
+            },
+            sink,
+        );
+        engine.wait();
+        match final_event(&rx) {
+            Event::BestMove { best, .. } => assert_eq!(best.is_none(), mated),
+            e => panic!("{e:?}"),
+        }
+    }
+
+    #[test]
+    fn a_failed_hash_allocation_keeps_a_table() {
+        let mut engine = Engine::new();
+        engine.set_option("Hash", "2").unwrap();
+        assert_eq!(engine.options().hash_mb, 2);
+        // Far beyond any machine's memory: refused by the allocator, not by the range check.
+        let huge = (usize::MAX / (1024 * 1024)) as i64;
+        let e = engine.resize_hash(huge as usize).unwrap_err();
+        assert_eq!(
+            e,
+            OptionError::OutOfMemory {
+                wanted_mb: huge as usize,
+                kept_mb: 2
+            }
+        );
+        assert_eq!(engine.options().hash_mb, 2);
+        assert_eq!(engine.tt.size_mb(), 2);
+    }
+
+    #[test]
+    fn stop_ends_perft_early() {
+        let mut engine = Engine::new();
+        let (sink, rx) = collecting_sink();
+        engine.perft(9, sink);
+        std::thread::sleep(Duration::from_millis(50));
+        let t = Instant::now();
+        engine.stop();
+        assert!(t.elapsed() < Duration::from_secs(5));
+        let events: Vec<Event> = rx.try_iter().collect();
+        assert_eq!(events.iter().filter(|e| e.is_final()).count(), 1);
+        assert!(matches!(
+            events.last(),
+            Some(Event::PerftDone {
+                complete: false,
+                ..
+            })
+        ));
+    }
+}
