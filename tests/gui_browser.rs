@@ -143,6 +143,31 @@ impl Driver {
         self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
     }
 
+    /// Drags with the mouse from the centre of one element to the centre of another.
+    fn drag(&self, from_css: &str, to_css: &str) {
+        let centre = |css: &str| -> (i64, i64) {
+            let v = self.js(&format!(
+                "const r = document.querySelector(\"{css}\").getBoundingClientRect(); \
+                 return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]"
+            ));
+            (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+        };
+        let (x1, y1) = centre(from_css);
+        let (x2, y2) = centre(to_css);
+        self.cmd(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{
+            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "actions": [
+                {"type": "pointerMove", "duration": 0, "origin": "viewport", "x": x1, "y": y1},
+                {"type": "pointerDown", "button": 0},
+                {"type": "pointerMove", "duration": 100, "origin": "viewport", "x": x2, "y": y2},
+                {"type": "pointerUp", "button": 0},
+            ]}]})),
+        );
+    }
+
     /// Waits until `script` returns true.
     fn wait(&self, what: &str, script: &str) {
         let start = Instant::now();
@@ -300,8 +325,8 @@ fn play_in_a_real_browser() {
         "gote's move",
         "return document.querySelectorAll('#movelist li').length === 2",
     );
-    d.click("[data-sq='2b']");
-    d.click("[data-sq='2a']");
+    // (by dragging the pawn)
+    d.drag("[data-sq='2b']", "[data-sq='2a']");
     d.wait(
         "the forced promotion",
         "const p = document.querySelector(\"[data-sq='2a'] .piece\"); return p !== null && p.dataset.piece === 'b+P' && document.getElementById('promo').hidden",

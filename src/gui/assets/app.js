@@ -17,6 +17,17 @@ let hint = null;         // a hinted move
 let analysing = false;
 let pollTimer = null;
 let pendingPromo = null;
+let dragFrom = null;     // where a press started: a drag ends on another square
+
+// Moves by click (press on the piece, then on the target) or by drag (press, move, release).
+document.addEventListener("pointerup", (e) => {
+  const from = dragFrom;
+  dragFrom = null;
+  if (!from || !sel) return;
+  const under = document.elementFromPoint(e.clientX, e.clientY);
+  const cell = under && under.closest ? under.closest(".cell") : null;
+  if (cell && cell.dataset.sq !== from) clickSquare(cell.dataset.sq);
+});
 
 const $ = (id) => document.getElementById(id);
 
@@ -102,7 +113,7 @@ function renderBoard() {
       c.textContent = sq;
       cell.appendChild(c);
     }
-    cell.addEventListener("click", () => clickSquare(sq));
+    cell.addEventListener("pointerdown", (e) => { e.preventDefault(); dragFrom = sq; clickSquare(sq); });
     board.appendChild(cell);
   }
 }
@@ -133,7 +144,8 @@ function fillHand(el, color) {
     c.className = "count";
     c.textContent = hand[k] > 1 ? hand[k] : "";
     b.appendChild(c);
-    b.addEventListener("click", () => clickHand(color, k));
+    b.addEventListener("pointerdown", (e) => { e.preventDefault(); dragFrom = "hand"; clickHand(color, k); });
+    b.addEventListener("click", (e) => { if (e.detail === 0) clickHand(color, k); }); // keyboard
     el.appendChild(b);
   }
 }
@@ -354,6 +366,7 @@ async function askHint() {
     say("Hint: " + r.hint.usi);
     render();
   } catch (e) { say("Hint: " + e.message); }
+  if (analysing) startAnalysis();
 }
 
 async function mateSearch() {
@@ -366,6 +379,7 @@ async function mateSearch() {
     else if (r.status === "nomate") out.textContent = "No mate";
     else out.textContent = "No mate found in time";
   } catch (e) { $("mate-result").textContent = e.message; }
+  if (analysing) startAnalysis();
 }
 
 function copy(text) {
