@@ -250,6 +250,11 @@ fn bad_requests_leave_the_game_unchanged() {
     b.play(&other, &["1e1d"]);
     assert_eq!(b.state(&g), before);
     assert_eq!(b.state(&other)["moves"], json!(["1e1d"]));
+    // A page that starts a new game gives its old one up.
+    let newer = b.new_game(json!({"opponent": "friend", "replaces": other["id"]}));
+    let (st, _) = b.get(&format!("/api/game/{}", other["id"].as_str().unwrap()));
+    assert_eq!(st, 404);
+    assert_eq!(b.state(&newer)["moves"], json!([]));
 }
 
 #[test]

@@ -380,8 +380,12 @@ fn post(inner: &Inner, path: &str, body: &Value) -> Result<Resp, ApiError> {
         let state = session.state_json();
         let evicted = {
             let mut sessions = lock(&inner.sessions);
-            let mut evicted = None;
-            if sessions.len() >= MAX_SESSIONS {
+            // The page's previous game, which it gives up.
+            let mut evicted = body
+                .get("replaces")
+                .and_then(Value::as_str)
+                .and_then(|old| sessions.remove(old));
+            if evicted.is_none() && sessions.len() >= MAX_SESSIONS {
                 let oldest = sessions
                     .iter()
                     .min_by_key(|(_, s)| lock(s).last_used)

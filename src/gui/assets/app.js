@@ -79,6 +79,8 @@ function render() {
   $("download").href = "/api/game/" + G.id + "/record";
   $("undo").disabled = busy || G.moves.length === 0;
   $("hint").disabled = busy || !!G.result;
+  $("mate").disabled = busy;
+  $("review").disabled = busy;
 }
 
 function renderBoard() {
@@ -305,7 +307,8 @@ function afterChange() {
   }
 }
 
-async function computerMove() {
+async function computerMove(attempt) {
+  attempt = attempt || 0;
   busy = true;
   render();
   const id = G.id;
@@ -316,9 +319,14 @@ async function computerMove() {
   } catch (e) {
     busy = false;
     if (e.status !== 409) say("Computer: " + e.message);
-    if (G.id === id) {
-      try { setState(await api("GET", "/api/game/" + id)); } catch (e2) { say(e2.message); }
-    }
+    if (G.id !== id) return;
+    try {
+      const s = await api("GET", "/api/game/" + id);
+      const same = s.version === G.version;
+      setState(s);
+      // Its search was stopped but the game is unchanged: ask again (a few times at most).
+      if (same && s.computer_to_move && attempt < 3) setTimeout(() => computerMove(attempt + 1), 200);
+    } catch (e2) { say(e2.message); }
   }
 }
 
@@ -333,6 +341,7 @@ function newGameBody(sfen) {
     max_plies: Number($("maxplies").value) || 0,
   };
   if (opp !== "friend") body.level = opp.split("-")[1];
+  if (G) body.replaces = G.id; // the old game of this page is dropped
   if (sfen) body.sfen = sfen;
   const think = new URLSearchParams(location.search).get("think_ms");
   if (think) body.think_ms = Number(think);
@@ -480,9 +489,9 @@ function wire() {
   $("analyse-toggle").addEventListener("click", () => {
     analysing = !analysing;
     $("analyse-toggle").textContent = analysing ? "Stop analysis" : "Analyse";
-    if (analysing) startAnalysis(); else stopAnalysis();
+    if (analysing) { if (!busy) startAnalysis(); } else stopAnalysis();
   });
-  $("multipv").addEventListener("change", () => { if (analysing) startAnalysis(); });
+  $("multipv").addEventListener("change", () => { if (analysing && !busy) startAnalysis(); });
   const glyphs = localStorage.getItem("gogo-glyphs") || "kanji";
   $("glyphs").value = glyphs;
   document.body.classList.toggle("letters", glyphs === "letters");
