@@ -419,3 +419,55 @@ fn analysis_review_and_mate_search() {
     assert_eq!(st, 200, "{v}");
     assert!(v["status"] == "nomate" || v["status"] == "timeout", "{v}");
 }
+
+/// `gogo gui --port 0 --no-open` serves, and ends cleanly (exit 0) on SIGINT.
+#[cfg(unix)]
+#[test]
+fn the_binary_serves_and_ends_on_ctrl_c() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gogo"))
+        .args(["gui", "--port", "0", "--no-open"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("gogo gui starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port: u16 = line
+        .split("127.0.0.1:")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no URL in {line:?}"));
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        s,
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut page = String::new();
+    s.read_to_string(&mut page).unwrap();
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("<title>Gogo"));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        if start.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("gogo gui did not end on SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -357,6 +357,7 @@ async function newGame(sfen) {
     $("mate-result").textContent = "";
     $("lines").textContent = "";
     flipped = s.human === "w";
+    $("evalbar").classList.toggle("flipped", flipped);
     setState(s);
   } catch (e) {
     say("New game refused: " + e.message);
@@ -455,6 +456,7 @@ function setEvalBar(cp) {
   const c = Math.max(-1500, Math.min(1500, cp));
   const frac = 1 / (1 + Math.exp(-c / 400));
   $("evalfill").style.height = (frac * 100).toFixed(1) + "%";
+  $("evalbar").classList.toggle("flipped", flipped); // sente's share grows from sente's side
   $("evaltext").textContent = fmtScore(cp);
 }
 
@@ -476,7 +478,11 @@ async function review() {
 
 function wire() {
   $("new").addEventListener("click", () => newGame());
-  $("flip").addEventListener("click", () => { flipped = !flipped; render(); });
+  $("flip").addEventListener("click", () => {
+    flipped = !flipped;
+    $("evalbar").classList.toggle("flipped", flipped);
+    render();
+  });
   $("undo").addEventListener("click", undo);
   $("hint").addEventListener("click", askHint);
   $("promo-yes").addEventListener("click", () => answerPromotion(true));
@@ -502,6 +508,7 @@ function wire() {
   });
   const q = new URLSearchParams(location.search);
   if (q.get("opponent")) $("opponent").value = q.get("opponent");
+  if (q.get("human")) $("human").value = q.get("human");
   newGame(q.get("sfen") || undefined);
 }
 
