@@ -425,19 +425,21 @@ fn screenshots() {
     d.click("[data-sq='4e']");
     shot("gui-play.png");
 
-    // Analysis: a friend game of engine moves with a few weak ones, reviewed, then live lines.
+    // Analysis: sente plays the engine's hints against the Medium level, then the game is
+    // reviewed and the position analysed live.
     d.cmd(
         "POST",
         "/url",
-        Some(json!({"url": format!("{base}?opponent=friend&think_ms=150")})),
+        Some(json!({"url": format!("{base}?opponent=computer-medium&think_ms=150")})),
     );
     d.wait(
         "the page",
-        "return document.getElementById('status').textContent.includes('to move')",
+        "return document.getElementById('status').textContent.includes('your move')",
     );
-    d.js("(async () => { for (let i = 0; i < 18 && !G.result; i++) { \
-            if (i % 5 === 3) { await playMoves([G.legal[G.legal.length - 1].usi]); continue; } \
-            const r = await api('POST', '/api/game/' + G.id + '/hint'); await playMoves([r.hint.usi]); } \
+    d.js("(async () => { const sleep = (ms) => new Promise((r) => setTimeout(r, ms)); \
+            for (let i = 0; i < 10 && !G.result; i++) { \
+              const r = await api('POST', '/api/game/' + G.id + '/hint'); await playMoves([r.hint.usi]); \
+              while (busy || (G.computer_to_move && !G.result)) await sleep(30); } \
             window.gameDone = true; })(); return true");
     d.wait("the game", "return window.gameDone === true");
     d.click("#review");
