@@ -204,7 +204,7 @@ impl Game {
     pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
         if !movegen::is_legal(self.current(), m) {
             let not_legal = MoveError::Illegal {
-                text: m.to_string(),
+                mv: m,
                 why: IllegalMove::NotLegal,
             };
             // Explain why, for moves that encode a real square and man (not raw junk).
