@@ -328,16 +328,11 @@ fn end_of_input_exits_cleanly() {
     let mut e = Engine::start();
     e.send("position startpos");
     e.send("go infinite");
-    drop(e.stdin);
-    let deadline = Instant::now() + 10 * SECOND;
-    loop {
-        if let Ok(Some(status)) = e.child.try_wait() {
-            assert!(status.success());
-            break;
-        }
-        assert!(Instant::now() < deadline, "engine did not exit on EOF");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    e.close_stdin();
+    let status = e
+        .wait_exit(10 * SECOND)
+        .expect("engine did not exit on EOF");
+    assert!(status.success());
 }
 
 #[test]
