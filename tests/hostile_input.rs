@@ -132,7 +132,7 @@ fn item1_a_missing_or_bad_clock_for_the_side_to_move_falls_back_to_a_bounded_sea
         e.send(&format!("position startpos moves {moves}"));
         let t = Instant::now();
         e.send(go);
-        let (lines, at) = e.until_at("bestmove", 10 * SECOND);
+        let (lines, at) = e.until_at("bestmove", 6 * SECOND);
         let took = at - t;
         assert!(took < 5 * SECOND, "'{go}' took {took:?}");
         check_bestmove(&lines, &game_after(moves));
@@ -157,7 +157,7 @@ fn item2_ponder_without_a_clock_ends_on_its_own_after_ponderhit() {
     assert_eq!(count_prefix(&early, "bestmove"), 0, "{early:?}");
     let t = Instant::now();
     e.send("ponderhit");
-    let (lines, at) = e.until_at("bestmove", 10 * SECOND);
+    let (lines, at) = e.until_at("bestmove", 6 * SECOND);
     assert!(at - t < 5 * SECOND, "{:?} after ponderhit", at - t);
     check_bestmove(&lines, &startpos());
     e.quit();
