@@ -1,5 +1,5 @@
 //! A game: a start position plus the moves played, with the positions in between, so that
-//! repetition (sennichite) and the end of the game can be judged as RULES.md says:
+//! repetition (sennichite) and the end of the game can be judged as docs/rules.md says:
 //!
 //! - the side to move with no legal move loses (checkmate, or no move at all);
 //! - when the current position (board, hands, side to move) occurs for the fourth time, a side

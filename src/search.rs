@@ -1534,6 +1534,11 @@ impl Searcher {
         }
         best
     }
+
+    /// Nodes this searcher (this thread alone) visited in its last search.
+    pub fn nodes_searched(&self) -> u64 {
+        self.nodes
+    }
 }
 
 #[cfg(test)]
