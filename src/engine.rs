@@ -14,7 +14,6 @@ use crate::event::{Event, MateAnswer, Sink};
 use crate::game::{Game, GameRules, SennichiteRule};
 use crate::mate::{MateLimits, MateResult, MateSolver};
 use crate::movegen;
-use crate::notation::{MoveError, UsiMove};
 use crate::options::{self, EngineOptions, OptionError, OptionId, OptionValue};
 use crate::perft;
 use crate::position::Position;
@@ -48,8 +47,8 @@ pub enum MateLimit {
 pub struct GoRequest {
     /// Clocks and limits; `limits.start` should be when the command was read.
     pub limits: Limits,
-    /// Root moves to consider (syntax only; checked against the position here).
-    pub searchmoves: Vec<UsiMove>,
+    /// Root moves to consider (legal moves of the current position; empty: all).
+    pub searchmoves: Vec<Move>,
     /// `go mate` (USI): run the mate solver instead of the search.
     pub mate: Option<MateLimit>,
 }
@@ -303,7 +302,7 @@ impl Engine {
             )));
             limits.movetime = Some(DEFAULT_MOVETIME_MS);
         }
-        let searchmoves = self.resolve_searchmoves(&root, &request.searchmoves, &sink);
+        let searchmoves = request.searchmoves;
 
         let mut pool = self.pool.take().unwrap_or_else(|| Pool {
             main: Searcher::new(self.tt.clone(), self.shared.clone()),
@@ -337,6 +336,9 @@ impl Engine {
             time::plan(&limits, us, self.options.move_overhead)
         );
         let job_sink = sink.clone();
+        let plan = time::plan(&limits, us, self.options.move_overhead);
+        let clock = (!limits.infinite).then_some(plan).flatten();
+        let shared = self.shared.clone();
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
@@ -345,8 +347,21 @@ impl Engine {
                     mut main,
                     mut helpers,
                 } = pool;
+                // A clock thread stops the search at its hard limit, whatever the load.
+                let clock = clock.and_then(|plan| {
+                    let shared = shared.clone();
+                    std::thread::Builder::new()
+                        .name("clock".into())
+                        .spawn(move || shared.run_clock(start, plan.hard))
+                        .ok()
+                });
                 let result =
                     main.think_with_helpers(&mut helpers, &history, &limits, &searchmoves, &config);
+                if let Some(clock) = clock {
+                    // The search is over: this also ends the clock.
+                    shared.request_stop();
+                    let _ = clock.join();
+                }
                 main.set_sink(None);
                 log::debug!(
                     "search done after {} ms: depth {}, {} nodes, score {}",
@@ -375,36 +390,6 @@ impl Engine {
                 sink(Event::BestMove { best, ponder: None });
             }
         }
-    }
-
-    /// The legal moves among `wanted`; the others are reported in one message. When none is
-    /// legal the search considers every move (and says so).
-    fn resolve_searchmoves(&self, root: &Position, wanted: &[UsiMove], sink: &Sink) -> Vec<Move> {
-        let mut moves = Vec::new();
-        let mut bad = 0usize;
-        let mut first_error: Option<MoveError> = None;
-        for m in wanted {
-            match m.resolve_or_explain(root) {
-                Ok(mv) if !moves.contains(&mv) => moves.push(mv),
-                Ok(_) => {}
-                Err(e) => {
-                    bad += 1;
-                    first_error.get_or_insert(e);
-                }
-            }
-        }
-        if let Some(e) = first_error {
-            let what = if moves.is_empty() {
-                "no legal move left: searching all moves"
-            } else {
-                "searching the others"
-            };
-            sink(Event::Message(format!(
-                "searchmoves: {bad} of {} moves ignored (first: {e}); {what}",
-                wanted.len()
-            )));
-        }
-        moves
     }
 
     /// `go mate`: the df-pn solver on a worker thread. The answer is one `Checkmate` event.

@@ -1,5 +1,5 @@
 //! A game: a start position plus the moves played, with the positions in between, so that
-//! repetition (sennichite) and the end of the game can be judged as RULES.md says:
+//! repetition (sennichite) and the end of the game can be judged as docs/rules.md says:
 //!
 //! - the side to move with no legal move loses (checkmate, or no move at all);
 //! - when the current position (board, hands, side to move) occurs for the fourth time, a side
@@ -204,7 +204,7 @@ impl Game {
     pub fn play(&mut self, m: Move) -> Result<(), MoveError> {
         if !movegen::is_legal(self.current(), m) {
             let not_legal = MoveError::Illegal {
-                text: m.to_string(),
+                mv: m,
                 why: IllegalMove::NotLegal,
             };
             // Explain why, for moves that encode a real square and man (not raw junk).

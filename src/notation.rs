@@ -177,14 +177,14 @@ impl UsiMove {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
     Syntax(MoveSyntaxError),
-    Illegal { text: String, why: IllegalMove },
+    Illegal { mv: Move, why: IllegalMove },
 }
 
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveError::Syntax(e) => e.fmt(f),
-            MoveError::Illegal { text, why } => write!(f, "illegal move {text}: {why}"),
+            MoveError::Illegal { mv, why } => write!(f, "illegal move {mv}: {why}"),
         }
     }
 }
@@ -216,7 +216,7 @@ impl UsiMove {
     /// [`UsiMove::resolve`] with the error carrying the move's text.
     pub fn resolve_or_explain(self, pos: &Position) -> Result<Move, MoveError> {
         self.resolve(pos).map_err(|why| MoveError::Illegal {
-            text: self.to_move().to_string(),
+            mv: self.to_move(),
             why,
         })
     }

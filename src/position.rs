@@ -38,16 +38,28 @@ pub enum SfenError {
     TooManyFields(usize),
     NineByNine,
     RankCount(usize),
-    RankLength { rank: char, length: usize },
+    RankLength {
+        rank: char,
+        length: usize,
+    },
     UnknownPiece(char),
     BadPromotion(String),
     BadSide(String),
     BadHand(String),
     BadMoveNumber(String),
-    TooMany { kind: PieceKind, count: u32 },
+    TooMany {
+        kind: PieceKind,
+        count: u32,
+    },
     TwoKings(Color),
+    /// The side not to move has no king. Only the side to move may lack one (the attacker of
+    /// a tsume problem); without the other king there is nothing to play for.
+    NoKing(Color),
     PawnOnLastRank(Square),
-    Nifu { color: Color, file: u8 },
+    Nifu {
+        color: Color,
+        file: u8,
+    },
     SideNotToMoveInCheck,
 }
 
@@ -98,6 +110,11 @@ impl fmt::Display for SfenError {
                 kind_name(*kind)
             ),
             TwoKings(c) => write!(f, "{} has more than one king", side_name(*c)),
+            NoKing(c) => write!(
+                f,
+                "{} (the side not to move) has no king; only the side to move may lack one",
+                side_name(*c)
+            ),
             PawnOnLastRank(sq) => write!(f, "unpromoted pawn on its last rank at {sq}"),
             Nifu { color, file } => {
                 write!(
@@ -266,6 +283,9 @@ impl Position {
             if self.pieces_of(color, PieceKind::King).more_than_one() {
                 return Err(SfenError::TwoKings(color));
             }
+        }
+        if self.king_square(!self.side).is_none() {
+            return Err(SfenError::NoKing(!self.side));
         }
         for kind in PieceKind::HAND {
             let mut count = (self.by_kind[kind.index()]).count();
@@ -490,7 +510,9 @@ impl Position {
         }
         self.side = !us;
         self.key ^= zobrist::side();
-        self.move_number += 1;
+        // Saturating: a move number read as u32::MAX stays there rather than wrapping to 0,
+        // which `from_sfen` would refuse when the position is printed and read back.
+        self.move_number = self.move_number.saturating_add(1);
         self.checkers = match self.king_square(!us) {
             Some(k) => self.attackers(us, k, self.occupied()),
             None => Bitboard::EMPTY,
@@ -509,7 +531,7 @@ impl Position {
     pub fn do_null_move(&mut self) {
         self.side = !self.side;
         self.key ^= zobrist::side();
-        self.move_number += 1;
+        self.move_number = self.move_number.saturating_add(1);
         self.checkers = Bitboard::EMPTY;
     }
 
@@ -656,5 +678,42 @@ mod tests {
         assert_eq!(p.to_sfen(), "4k/5/5/5/K4 w BPrg 3");
         let p = Position::from_sfen("4k/5/5/5/K4 b 2P 1").unwrap();
         assert_eq!(p.to_sfen(), "4k/5/5/5/K4 b 2P 1");
+    }
+
+    #[test]
+    fn the_side_not_to_move_needs_a_king() {
+        // No king at all.
+        assert_eq!(
+            Position::from_sfen("5/2r2/5/2R2/5 b - 1"),
+            Err(SfenError::NoKing(Color::White))
+        );
+        // Only the side to move has a king.
+        assert_eq!(
+            Position::from_sfen("5/5/5/5/K4 b 2R2B 1"),
+            Err(SfenError::NoKing(Color::White))
+        );
+        assert_eq!(
+            Position::from_sfen("4k/5/5/5/5 w 2r 1"),
+            Err(SfenError::NoKing(Color::Black))
+        );
+        // A tsume problem: only the attacker (to move) lacks its king.
+        let p = Position::from_sfen("4k/5/5/5/5 b 2R 1").unwrap();
+        assert_eq!(p.king_square(Color::Black), None);
+        let p = Position::from_sfen("5/5/5/5/K4 w 2r 1").unwrap();
+        assert_eq!(p.king_square(Color::White), None);
+        assert!(SfenError::NoKing(Color::White).to_string().contains("gote"));
+    }
+
+    #[test]
+    fn the_move_number_saturates_instead_of_wrapping() {
+        let mut p = Position::from_sfen("4k/5/5/5/K4 b - 4294967295").unwrap();
+        let m = crate::movegen::legal_moves(&p).as_slice()[0];
+        p.do_move(m);
+        assert_eq!(p.move_number(), u32::MAX);
+        let again = Position::from_sfen(&p.to_sfen()).unwrap();
+        assert_eq!(again.to_sfen(), p.to_sfen());
+        let mut q = Position::from_sfen("4k/5/5/5/K4 w - 4294967294").unwrap();
+        q.do_null_move();
+        assert_eq!(q.move_number(), u32::MAX);
     }
 }

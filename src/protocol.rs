@@ -9,9 +9,10 @@
 use crate::engine::{Engine, GoRequest, MateLimit};
 use crate::event::{sanitize, Event, Sink};
 use crate::game::{Game, PositionError, SennichiteRule};
-use crate::notation::UsiMove;
+use crate::notation::{MoveError, UsiMove};
 use crate::options::{parse_integer, Dialect, OPTIONS};
 use crate::position::Position;
+use crate::types::Move;
 use crate::{eval, uci, usi};
 use std::fmt;
 use std::io::{BufRead, Write};
@@ -78,6 +79,9 @@ pub enum Command {
 #[derive(Clone, Debug, Default)]
 pub struct GoCommand {
     pub request: GoRequest,
+    /// `searchmoves`, checked for syntax only (legality is judged against the position when
+    /// the search starts).
+    pub searchmoves: Vec<UsiMove>,
     pub problems: Vec<GoProblem>,
 }
 
@@ -95,6 +99,14 @@ pub enum GoProblem {
         count: usize,
         first: String,
     },
+    /// `searchmoves` entries left out (bad syntax or not legal in the position): how many of
+    /// how many, why the first was, and whether any legal one is left.
+    SearchMovesIgnored {
+        ignored: usize,
+        given: usize,
+        first: String,
+        none_left: bool,
+    },
 }
 
 impl fmt::Display for GoProblem {
@@ -110,6 +122,20 @@ impl fmt::Display for GoProblem {
             GoProblem::BadSearchMoves { count, first } => write!(
                 f,
                 "searchmoves: {count} entries are not moves (first: '{first}'); ignored"
+            ),
+            GoProblem::SearchMovesIgnored {
+                ignored,
+                given,
+                first,
+                none_left,
+            } => write!(
+                f,
+                "searchmoves: {ignored} of {given} moves ignored (first: {first}); {}",
+                if *none_left {
+                    "none left: searching all moves"
+                } else {
+                    "searching the others"
+                }
             ),
         }
     }
@@ -250,7 +276,7 @@ pub fn parse_go(
             "searchmoves" => {
                 while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
                     match parse_move(args[i]) {
-                        Some(m) => go.request.searchmoves.push(m),
+                        Some(m) => go.searchmoves.push(m),
                         None => {
                             if bad_moves == 0 {
                                 first_bad = sanitize(args[i], 20);
@@ -516,6 +542,51 @@ impl Session {
         }
     }
 
+    /// The legal moves among a `go`'s `searchmoves`. Entries that are not moves (syntax) or
+    /// not legal here are summed up in one problem line, naming the first in the dialect's
+    /// notation; when none is left the search considers every move.
+    fn resolve_searchmoves(&self, go: &mut GoCommand) -> Vec<Move> {
+        let root = self.engine.game().current();
+        let (mut bad, mut first) = (0usize, None);
+        go.problems.retain(|p| match p {
+            GoProblem::BadSearchMoves { count, first: f } => {
+                bad += count;
+                first = Some(format!("'{f}' is not a move"));
+                false
+            }
+            _ => true,
+        });
+        let mut moves = Vec::new();
+        for m in &go.searchmoves {
+            match m.resolve(root) {
+                Ok(mv) => {
+                    if !moves.contains(&mv) {
+                        moves.push(mv);
+                    }
+                }
+                Err(why) => {
+                    bad += 1;
+                    if first.is_none() {
+                        let text = match self.dialect {
+                            Dialect::Usi => m.to_move().to_string(),
+                            Dialect::Uci => uci::move_text(m.to_move()),
+                        };
+                        first = Some(format!("{text}: {why}"));
+                    }
+                }
+            }
+        }
+        if let Some(first) = first {
+            go.problems.push(GoProblem::SearchMovesIgnored {
+                ignored: bad,
+                given: bad + moves.len(),
+                first,
+                none_left: moves.is_empty(),
+            });
+        }
+        moves
+    }
+
     /// Reads and handles lines until `quit` or the end of input.
     pub fn run(&mut self, input: impl BufRead) {
         let mut reader = LineReader::new(input);
@@ -599,10 +670,19 @@ impl Session {
             Command::NewGame => self.engine.new_game(),
             Command::Position { start, moves } => match Game::from_moves(start, &moves) {
                 Ok(game) => self.engine.set_game(game),
+                // The UCI dialect names the move in its own notation.
+                Err(PositionError::Move {
+                    index,
+                    error: MoveError::Illegal { mv, why },
+                }) if self.dialect == Dialect::Uci => self.info(&format!(
+                    "position rejected: move {index}: illegal move {}: {why}",
+                    uci::move_text(mv)
+                )),
                 Err(e) => self.info(&CommandError::Position(e).to_string()),
             },
             Command::Go(mut go) => {
                 let sink = self.out.sink(self.dialect);
+                go.request.searchmoves = self.resolve_searchmoves(&mut go);
                 for p in &go.problems {
                     sink(Event::Message(p.to_string()));
                 }

@@ -75,6 +75,37 @@ impl Shared {
         self.wake.notify_all();
     }
 
+    /// The search's clock, run on a thread of its own: sets `stop` once `hard` has passed
+    /// since `start` (or since `ponderhit` for a ponder search; never while pondering), and
+    /// returns early when the search is stopped otherwise. The searching threads also check the
+    /// time, but with many threads on few cores the main one may not run often enough to see
+    /// its deadline in time.
+    pub fn run_clock(&self, start: Instant, hard: Duration) {
+        let mut guard = self.wake_lock.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if self.stop.load(Ordering::SeqCst) {
+                return;
+            }
+            if self.pondering.load(Ordering::SeqCst) {
+                guard = self.wake.wait(guard).unwrap_or_else(|e| e.into_inner());
+                continue;
+            }
+            let hit = Duration::from_millis(self.ponderhit_ms.load(Ordering::SeqCst));
+            let deadline = start + hit + hard;
+            let now = Instant::now();
+            if now >= deadline {
+                drop(guard);
+                self.request_stop();
+                return;
+            }
+            guard = self
+                .wake
+                .wait_timeout(guard, deadline - now)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
     /// Blocks while `keep_waiting` holds, woken by `request_stop` and `ponderhit`.
     fn wait_while(&self, keep_waiting: impl Fn() -> bool) {
         let mut guard = self.wake_lock.lock().unwrap_or_else(|e| e.into_inner());
@@ -458,6 +489,10 @@ impl Searcher {
             self.wait_for_stop(limits);
             return result;
         }
+        // The helpers wait at this gate until all are started: otherwise, with more threads
+        // than cores, the ones already searching starve the thread that starts the others.
+        let gate = (Mutex::new(false), Condvar::new());
+        let gate = &gate;
         std::thread::scope(|scope| {
             let mut handles = Vec::with_capacity(helpers.len());
             for (i, helper) in helpers.iter_mut().enumerate() {
@@ -465,6 +500,11 @@ impl Searcher {
                     .name(format!("helper {}", i + 1))
                     .stack_size(SEARCH_STACK_BYTES)
                     .spawn_scoped(scope, move || {
+                        let mut open = gate.0.lock().unwrap_or_else(|e| e.into_inner());
+                        while !*open {
+                            open = gate.1.wait(open).unwrap_or_else(|e| e.into_inner());
+                        }
+                        drop(open);
                         helper.iterate(i + 1, history, limits, searchmoves, config);
                     });
                 match spawned {
@@ -472,6 +512,8 @@ impl Searcher {
                     Err(e) => log::warn!("could not start helper thread {}: {e}", i + 1),
                 }
             }
+            *gate.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
+            gate.1.notify_all();
             // Stops the helpers when the main thread is done, even by a panic.
             let stop_helpers = StopOnDrop(self.shared.clone());
             let mut result = self.iterate(0, history, limits, searchmoves, config);
@@ -1401,6 +1443,10 @@ impl Searcher {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
             self.check_stop();
+        } else if self.nodes & 63 == 0 && self.shared.stop.load(Ordering::Relaxed) {
+            // A cheap, more frequent look at `stop` alone: with more threads than cores every
+            // thread must notice the end of the search within a short time slice.
+            self.stopped = true;
         }
         if ply > self.seldepth {
             self.seldepth = ply;
@@ -1487,6 +1533,11 @@ impl Searcher {
             }
         }
         best
+    }
+
+    /// Nodes this searcher (this thread alone) visited in its last search.
+    pub fn nodes_searched(&self) -> u64 {
+        self.nodes
     }
 }
 

@@ -1,4 +1,4 @@
-//! The end of the game as RULES.md states it: checkmate, no legal move, fourfold repetition
+//! The end of the game as docs/rules.md states it: checkmate, no legal move, fourfold repetition
 //! (perpetual check, and plain sennichite under both `SennichiteRule` values), the ply limit;
 //! and the `Game` bookkeeping (`play_usi` refusals, `undo`).
 //!

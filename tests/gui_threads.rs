@@ -39,6 +39,15 @@ fn wait_for(what: &str, f: impl Fn() -> bool) {
     }
 }
 
+/// Threads of the engine: its jobs ("search", "mate", the "clock"; threads they start
+/// without a name inherit theirs) and the board's review thread.
+fn threads() -> usize {
+    ["search", "mate", "clock", "gui-review"]
+        .iter()
+        .map(|n| threads_named(n))
+        .sum()
+}
+
 #[test]
 fn superseded_analyses_are_stopped() {
     let server = gogo::gui::start(0).unwrap();
@@ -46,30 +55,31 @@ fn superseded_analyses_are_stopped() {
     let state = post(port, "/api/new", r#"{"opponent":"friend"}"#);
     let id = state.split("\"id\":\"").nth(1).unwrap()[..32].to_string();
     let game = format!("/api/game/{id}");
+    let idle = 0;
+    // One search at a time (its thread may have a helper or two, a clock, a mate probe).
     for _ in 0..8 {
         post(port, &format!("{game}/analyse"), r#"{"multipv":2}"#);
     }
-    wait_for("one search thread", || threads_named("search") == 1);
+    wait_for("one search running", || {
+        threads_named("search") >= 1 && threads() <= idle + 4
+    });
     // A review replaces the analysis, an analysis the review, a move the analysis.
     post(port, &format!("{game}/review"), r#"{"ms":2000}"#);
-    wait_for("no search besides the review", || {
-        threads_named("gui-review") == 1 && threads_named("search") <= 1
+    wait_for("the review alone", || {
+        threads_named("gui-review") == 1 && threads() <= idle + 5
     });
     post(port, &format!("{game}/analyse"), "{}");
     wait_for("the review ended", || threads_named("gui-review") == 0);
-    assert!(threads_named("search") <= 1);
     post(port, &format!("{game}/move"), r#"{"move":"5e4d"}"#);
-    wait_for("nothing left running", || threads_named("search") == 0);
+    wait_for("nothing left running", || threads() == idle);
     // A page's new game drops the old one, and its engine with it.
     post(port, &format!("{game}/analyse"), "{}");
-    wait_for("one search", || threads_named("search") == 1);
+    wait_for("a search", || threads_named("search") >= 1);
     post(
         port,
         "/api/new",
         &format!(r#"{{"opponent":"friend","replaces":"{id}"}}"#),
     );
-    wait_for("the old game's search ended", || {
-        threads_named("search") == 0
-    });
+    wait_for("the old game's search ended", || threads() == idle);
     server.shutdown();
 }

@@ -4,108 +4,21 @@
 //! absence of a mate) an independent brute force in this file proved; every problem is solved
 //! as written and colour-flipped, and every line is checked move by move. Also: mate in one,
 //! pawn-drop-mate traps, perpetual checks, repetitions in the game history, limits, random
-//! positions against the brute force. Ignored: the slow checks, timing (`report`), and the
-//! generator of candidate problems (`generate`). See docs/mate.md.
+//! positions against the brute force. Ignored: the slow checks (`cargo test --release --
+//! --ignored`). The brute force, the problem files and the position generator live in
+//! `tests/common/mate_tools.rs`, shared with the examples `mate_report` (timing),
+//! `mate_generate` (candidate problems) and `mate_one`. See docs/mate.md.
 
 mod common;
 
+use common::mate_tools::{line_text, problems, random_position, Brute, Problem};
 use common::Rng;
 use gogo::mate::{mate_in_one, MateLimits, MateResult, MateSolver};
 use gogo::movegen::legal_moves;
 use gogo::position::Position;
 use gogo::types::Move;
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-
-// ------------------------------------------------------------------ brute force
-
-/// Plain minimax over checks (attacker) and all replies (defender), sharing nothing with the
-/// solver but the move generator: a check is a legal move after which the opponent is in
-/// check. `memo` (position key and depth, both node kinds) may be `None` for a pure search;
-/// without repetition rules the depth-limited value is a function of (position, depth), so
-/// memoising it is exact.
-struct Brute {
-    memo: Option<HashMap<(u64, u32), bool>>,
-    nodes: u64,
-    /// Node budget; once spent, every answer is "no" and `exhausted` is set.
-    budget: u64,
-    exhausted: bool,
-}
-
-impl Brute {
-    fn new(memo: bool) -> Brute {
-        Brute {
-            memo: memo.then(HashMap::new),
-            nodes: 0,
-            budget: u64::MAX,
-            exhausted: false,
-        }
-    }
-
-    /// The attacker (to move) mates within `d` plies.
-    fn attack(&mut self, pos: &Position, d: u32) -> bool {
-        if d == 0 {
-            return false;
-        }
-        if let Some(&v) = self.memo.as_ref().and_then(|m| m.get(&(pos.key(), d))) {
-            return v;
-        }
-        self.nodes += 1;
-        if self.nodes > self.budget {
-            self.exhausted = true;
-            return false;
-        }
-        let mut result = false;
-        for &m in legal_moves(pos).iter() {
-            let c = pos.after(m);
-            if c.in_check() && self.defend(&c, d - 1) {
-                result = true;
-                break;
-            }
-        }
-        if let Some(memo) = self.memo.as_mut() {
-            memo.insert((pos.key(), d), result);
-        }
-        result
-    }
-
-    /// The defender (to move, in check) is mated within `d` plies whatever it does.
-    fn defend(&mut self, pos: &Position, d: u32) -> bool {
-        let moves = legal_moves(pos);
-        if moves.is_empty() {
-            return true;
-        }
-        if d < 2 {
-            return false;
-        }
-        if let Some(&v) = self.memo.as_ref().and_then(|m| m.get(&(pos.key(), d))) {
-            return v;
-        }
-        self.nodes += 1;
-        let mut result = true;
-        for &m in moves.iter() {
-            if !self.attack(&pos.after(m), d - 1) {
-                result = false;
-                break;
-            }
-        }
-        if let Some(memo) = self.memo.as_mut() {
-            memo.insert((pos.key(), d), result);
-        }
-        result
-    }
-
-    /// The shortest mate length up to `max` plies (`None` also when the budget ran out).
-    fn shortest(&mut self, pos: &Position, max: u32) -> Option<u32> {
-        let r = (1..=max).step_by(2).find(|&d| self.attack(pos, d));
-        if self.exhausted {
-            None
-        } else {
-            r
-        }
-    }
-}
 
 // ------------------------------------------------------------------ helpers
 
@@ -158,43 +71,8 @@ fn expect_mate(p: &Position, r: &MateResult) -> Vec<Move> {
     }
 }
 
-fn line_text(line: &[Move]) -> String {
-    line.iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// A problem of `tests/data/mate.tsv`: the position and its shortest mate length in plies
-/// (`None`: no mate).
-struct Problem {
-    pos: Position,
-    len: Option<usize>,
-    note: String,
-}
-
 fn suite() -> Vec<Problem> {
     problems("mate.tsv")
-}
-
-fn problems(file: &str) -> Vec<Problem> {
-    common::data_rows(file)
-        .into_iter()
-        .map(|row| {
-            let len = match row[1].trim() {
-                "nomate" => None,
-                n => Some(
-                    n.parse()
-                        .unwrap_or_else(|_| panic!("bad length in {row:?}")),
-                ),
-            };
-            Problem {
-                pos: pos(&row[0]),
-                len,
-                note: row.get(2).cloned().unwrap_or_default(),
-            }
-        })
-        .collect()
 }
 
 /// Each problem as written (sente attacks) and colour-flipped (gote attacks).
@@ -288,59 +166,6 @@ fn suite_lengths_agree_with_brute_force_all() {
     check_suite_brute(usize::MAX, 11);
 }
 
-/// Solves `set` with one solver and prints nodes and time per problem and in total.
-fn time_set(name: &str, set: &[Problem], solver: &mut MateSolver) {
-    let stop = AtomicBool::new(false);
-    let (mut nodes, mut ms) = (0u64, 0f64);
-    let (mut max_nodes, mut max_ms) = (0u64, 0f64);
-    for prob in set {
-        let t = Instant::now();
-        let r = solver.solve(&[prob.pos], &no_limits(), &stop);
-        let el = t.elapsed().as_secs_f64() * 1000.0;
-        let got = match &r {
-            MateResult::Mate(l) => l.len().to_string(),
-            other => format!("{other:?}"),
-        };
-        println!(
-            "{:<45} {:>7} {:>9} nodes {:>9.1} ms",
-            prob.pos.to_sfen(),
-            got,
-            solver.nodes(),
-            el
-        );
-        nodes += solver.nodes();
-        ms += el;
-        max_nodes = max_nodes.max(solver.nodes());
-        max_ms = max_ms.max(el);
-    }
-    println!(
-        "{name}: {} problems, {nodes} nodes, {ms:.0} ms in total; at most {max_nodes} nodes, \
-         {max_ms:.0} ms\n",
-        set.len()
-    );
-}
-
-/// Prints nodes and time per problem and in total (run it in release):
-/// `cargo test --release --test mate -- --ignored report --nocapture`
-#[test]
-#[ignore]
-fn report() {
-    let t = Instant::now();
-    let mut solver = MateSolver::new(64);
-    println!("new(64): {:.1} ms", t.elapsed().as_secs_f64() * 1000.0);
-    time_set("tests/data/mate.tsv", &suite(), &mut solver);
-    time_set(
-        "tests/data/mate-long.tsv",
-        &problems("mate-long.tsv"),
-        &mut solver,
-    );
-    time_set(
-        "tests/data/mate-hard.tsv",
-        &problems("mate-hard.tsv"),
-        &mut solver,
-    );
-}
-
 /// The long mates still come out at their recorded lengths, as correct mates.
 #[test]
 #[ignore]
@@ -418,9 +243,9 @@ fn mate_in_one_handmade() {
     // The pawn checks, but the king takes it.
     let p = pos("4k/5/4P/5/K4 b - 1");
     assert_eq!(mate_in_one(&p), None);
-    // Nothing to mate with, no king to mate, and a check that is no mate.
+    // Nothing to mate with, and a check that is no mate. (No king to mate cannot be set up:
+    // the SFEN parser refuses it.)
     assert_eq!(mate_in_one(&pos("4k/5/5/5/K4 b - 1")), None);
-    assert_eq!(mate_in_one(&pos("5/5/5/5/K4 b 2G 1")), None);
     assert_eq!(mate_in_one(&pos("4k/5/5/5/K4 b G 1")), None);
 }
 
@@ -640,8 +465,8 @@ fn no_position_and_no_defending_king() {
         MateSolver::new(1).solve(&[], &no_limits(), &stop),
         MateResult::NoMate
     );
-    // Only the attacker has a king: nothing to mate.
-    assert_eq!(solve(&pos("5/5/5/5/K4 b 2R2B 1")), MateResult::NoMate);
+    // Only the attacker has a king: such a position is refused before it reaches the solver.
+    assert!(Position::from_sfen("5/5/5/5/K4 b 2R2B 1").is_err());
     // The side to move is mated already: it has no mate either.
     let mated = pos("4k/2GG1/5/5/K4 w - 1");
     assert!(mated.in_check() && legal_moves(&mated).is_empty());
@@ -701,252 +526,4 @@ fn random_positions_agree_with_brute_force() {
 fn random_positions_deep() {
     let (mates, nomates) = random_cross_check(99, 3000, 9, 1_000_000);
     println!("{mates} mates, {nomates} no-mates");
-}
-
-// ------------------------------------------------------------------ generator
-
-/// A random tsume-like position with gote's king, or `None` if it came out invalid.
-fn random_position(rng: &mut Rng) -> Option<Position> {
-    let mut board: [Option<String>; 25] = Default::default();
-    let mut stock: Vec<char> = "RRBBGGSSPP".chars().collect();
-    let mut take = |rng: &mut Rng| -> Option<char> {
-        if stock.is_empty() {
-            return None;
-        }
-        let i = rng.below(stock.len());
-        Some(stock.swap_remove(i))
-    };
-    // Gote's king, mostly near its back ranks.
-    let kr = [0, 0, 0, 1, 1, 2][rng.below(6)];
-    let ksq = kr * 5 + rng.below(5);
-    board[ksq] = Some("k".into());
-    if rng.below(3) == 0 {
-        loop {
-            let s = 15 + rng.below(10);
-            if board[s].is_none() {
-                board[s] = Some("K".into());
-                break;
-            }
-        }
-    }
-    let place = |rng: &mut Rng, letter: char, black: bool, board: &mut [Option<String>; 25]| {
-        for _ in 0..20 {
-            let s = rng.below(25);
-            if board[s].is_some() {
-                continue;
-            }
-            let promote = letter != 'G' && rng.below(4) == 0;
-            let mut t = String::new();
-            if promote {
-                t.push('+');
-            }
-            t.push(if black {
-                letter
-            } else {
-                letter.to_ascii_lowercase()
-            });
-            board[s] = Some(t);
-            return;
-        }
-    };
-    let n_att = 1 + rng.below(3);
-    for _ in 0..n_att {
-        if let Some(l) = take(rng) {
-            place(rng, l, true, &mut board);
-        }
-    }
-    let n_def = rng.below(4);
-    for _ in 0..n_def {
-        if let Some(l) = take(rng) {
-            place(rng, l, false, &mut board);
-        }
-    }
-    let mut hand = String::new();
-    let n_hand = 1 + rng.below(3);
-    for _ in 0..n_hand {
-        if let Some(l) = take(rng) {
-            hand.push(l);
-        }
-    }
-    // The rest to gote's hand, sometimes.
-    if rng.below(2) == 0 {
-        while let Some(l) = take(rng) {
-            hand.push(l.to_ascii_lowercase());
-        }
-    }
-    let mut sfen = String::new();
-    for r in 0..5 {
-        let mut empty = 0;
-        for c in 0..5 {
-            match &board[r * 5 + c] {
-                None => empty += 1,
-                Some(t) => {
-                    if empty > 0 {
-                        sfen.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    sfen.push_str(t);
-                }
-            }
-        }
-        if empty > 0 {
-            sfen.push_str(&empty.to_string());
-        }
-        if r < 4 {
-            sfen.push('/');
-        }
-    }
-    if hand.is_empty() {
-        hand.push('-');
-    }
-    let sfen = format!("{sfen} b {hand} 1");
-    let p = Position::from_sfen(&sfen).ok()?;
-    // Keep the canonical form.
-    Position::from_sfen(&p.to_sfen()).ok()
-}
-
-/// Whether the side to move could mate by a pawn drop if uchifuzume were allowed.
-fn has_pawn_drop_mate(p: &Position) -> bool {
-    use gogo::types::{Color, PieceKind};
-    let us = p.side_to_move();
-    let Some(k) = p.king_square(!us) else {
-        return false;
-    };
-    if p.hand(us).count(PieceKind::Pawn) == 0 {
-        return false;
-    }
-    let front = match us {
-        Color::Black => k.index() + 5,
-        Color::White => k.index().wrapping_sub(5),
-    };
-    if front >= 25 {
-        return false;
-    }
-    let sq = gogo::types::Square::new(front as u8);
-    if p.piece_on(sq).is_some() {
-        return false;
-    }
-    let file = gogo::bitboard::Bitboard::file(sq.file());
-    if (p.pieces_of(us, PieceKind::Pawn) & file).any() {
-        return false;
-    }
-    gogo::movegen::is_pawn_drop_mate(p, sq)
-}
-
-/// Prints candidate problems (`MATE`, `NOMATE`, `TIMEOUT`, `UCHI` lines), the lengths
-/// verified by the brute force where it stays within its budget.
-/// `MATE_SEED=1 MATE_COUNT=2000 cargo test --release --test mate -- --ignored generate --nocapture`
-#[test]
-#[ignore]
-fn generate() {
-    let env = |k: &str, d: u64| -> u64 {
-        std::env::var(k)
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(d)
-    };
-    let mut rng = Rng::new(env("MATE_SEED", 1));
-    let count = env("MATE_COUNT", 2000);
-    let min_len = env("MATE_MIN", 1) as usize;
-    let mut solver = MateSolver::new(64);
-    let stop = AtomicBool::new(false);
-    let mut hist: HashMap<String, usize> = HashMap::new();
-    for _ in 0..count {
-        let Some(p) = random_position(&mut rng) else {
-            continue;
-        };
-        if env("MATE_UCHI", 0) == 1 && (!has_pawn_drop_mate(&p) || mate_in_one(&p).is_some()) {
-            continue;
-        }
-        let limits = MateLimits {
-            deadline: None,
-            max_nodes: Some(env("MATE_NODES", 1_000_000)),
-        };
-        let t = Instant::now();
-        let r = solver.solve(&[p], &limits, &stop);
-        let ms = t.elapsed().as_millis();
-        let uchi = if has_pawn_drop_mate(&p) { "UCHI " } else { "" };
-        let label = match &r {
-            MateResult::Mate(line) => format!("{}", line.len()),
-            MateResult::NoMate => "nomate".into(),
-            MateResult::Timeout => "timeout".into(),
-        };
-        *hist.entry(label).or_default() += 1;
-        match r {
-            MateResult::Mate(line) if line.len() >= min_len => {
-                let mut b = Brute::new(true);
-                b.budget = env("MATE_BRUTE", 20_000_000);
-                let bl = if line.len() <= 21 {
-                    b.shortest(&p, line.len() as u32)
-                } else {
-                    None
-                };
-                println!(
-                    "{uchi}MATE\t{}\t{}\t# brute {:?} bnodes {} nodes {} ms {} line {}",
-                    p.to_sfen(),
-                    line.len(),
-                    bl,
-                    b.nodes,
-                    solver.nodes(),
-                    ms,
-                    line_text(&line)
-                );
-            }
-            MateResult::NoMate => {
-                let mut b = Brute::new(true);
-                b.budget = 5_000_000;
-                let bl = b.shortest(&p, 9);
-                println!(
-                    "{uchi}NOMATE\t{}\t# brute9 {:?} exhausted {} nodes {} ms {}",
-                    p.to_sfen(),
-                    bl,
-                    b.exhausted,
-                    solver.nodes(),
-                    ms
-                );
-            }
-            MateResult::Timeout => println!("{uchi}TIMEOUT\t{}", p.to_sfen()),
-            _ => {}
-        }
-    }
-    let mut h: Vec<_> = hist.into_iter().collect();
-    h.sort();
-    println!("{h:?}");
-}
-
-/// Solves the SFENs in `MATE_SFEN` (separated by `|`) and prints the result.
-#[test]
-#[ignore]
-fn one() {
-    let Ok(list) = std::env::var("MATE_SFEN") else {
-        return;
-    };
-    let mut solver = MateSolver::new(
-        std::env::var("MATE_MB")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(64),
-    );
-    let stop = AtomicBool::new(false);
-    for sfen in list.split('|') {
-        let p = pos(sfen.trim());
-        let t = Instant::now();
-        let limits = MateLimits {
-            deadline: None,
-            max_nodes: std::env::var("MATE_NODES")
-                .ok()
-                .and_then(|s| s.parse().ok()),
-        };
-        let r = solver.solve(&[p], &limits, &stop);
-        let ms = t.elapsed().as_millis();
-        match &r {
-            MateResult::Mate(line) => println!(
-                "{p}\tmate {} nodes {} ms {ms}: {}",
-                line.len(),
-                solver.nodes(),
-                line_text(line)
-            ),
-            other => println!("{p}\t{other:?} nodes {} ms {ms}", solver.nodes()),
-        }
-    }
 }

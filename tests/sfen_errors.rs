@@ -1,6 +1,6 @@
 //! Every way `Position::from_sfen` can refuse an SFEN, one test per `SfenError` variant, each
 //! with the exact variant and a message that names the problem; and the unusual SFENs that
-//! RULES.md says must still be accepted (tsume positions without kings, promoted men, no move
+//! docs/rules.md says must still be accepted (tsume positions without the attacker's king, promoted men, no move
 //! number).
 
 use gogo::position::{Position, SfenError, START_SFEN};
@@ -370,24 +370,40 @@ fn side_not_to_move_in_check() {
 }
 
 #[test]
-fn accepted_without_kings_or_with_one_king() {
-    // A tsume problem: the attacker has no king.
+fn accepted_without_the_attackers_king() {
+    // A tsume problem: the attacker (to move) has no king.
     let p = accepts("4k/5/5/5/5 b 2R 1");
     assert_eq!(p.king_square(Color::Black), None);
     assert_eq!(p.king_square(Color::White), Some(sq("1a")));
     assert_eq!(p.hand(Color::Black).count(PieceKind::Rook), 2);
-    // Only sente's king.
-    let p = accepts("5/5/5/5/K4 w B 1");
+    // The same with gote attacking.
+    let p = accepts("5/5/5/5/K4 w 2r 1");
     assert_eq!(p.king_square(Color::Black), Some(sq("5e")));
     assert_eq!(p.king_square(Color::White), None);
-    // No king at all.
-    let p = accepts("2r2/5/5/5/2R2 b - 1");
-    assert_eq!(p.king_square(Color::Black), None);
-    assert_eq!(p.king_square(Color::White), None);
-    assert!(!p.in_check());
     // Nothing is in check without a king, however exposed.
-    let p = accepts("4r/5/5/5/R4 b - 1");
+    let p = accepts("4k/5/5/5/R4 b - 1");
     assert!(!p.in_check());
+}
+
+#[test]
+fn no_king_for_the_side_not_to_move() {
+    // Sente to move and gote, not to move, has no king: there is nothing to play for.
+    rejects(
+        "5/5/5/5/K4 b B 1",
+        SfenError::NoKing(Color::White),
+        &["gote", "no king"],
+    );
+    rejects(
+        "4k/5/5/5/5 w B 1",
+        SfenError::NoKing(Color::Black),
+        &["sente", "no king"],
+    );
+    // No king at all (issue 10, item 11).
+    rejects(
+        "5/2r2/5/2R2/5 b - 1",
+        SfenError::NoKing(Color::White),
+        &["not to move", "king"],
+    );
 }
 
 #[test]
@@ -457,6 +473,7 @@ fn example(variant: &SfenError) -> &'static str {
         SfenError::BadMoveNumber(_) => "4k/5/5/5/K4 b - 0",
         SfenError::TooMany { .. } => "4k/5/5/5/K4 b 2Pp 1",
         SfenError::TwoKings(_) => "4k/5/5/5/KK3 b - 1",
+        SfenError::NoKing(_) => "5/5/5/5/K4 b - 1",
         SfenError::PawnOnLastRank(_) => "4k/5/5/5/K3p b - 1",
         SfenError::Nifu { .. } => "4k/4p/4p/5/K4 b - 1",
         SfenError::SideNotToMoveInCheck => "4k/5/5/5/K3R b - 1",
@@ -485,6 +502,7 @@ fn every_variant_has_an_example_that_produces_it() {
             count: 3,
         },
         SfenError::TwoKings(Color::Black),
+        SfenError::NoKing(Color::White),
         SfenError::PawnOnLastRank(sq("1e")),
         SfenError::Nifu {
             color: Color::White,
@@ -499,5 +517,5 @@ fn every_variant_has_an_example_that_produces_it() {
         messages.insert(expected.to_string());
     }
     // No two problems share a message.
-    assert_eq!(messages.len(), 16);
+    assert_eq!(messages.len(), 17);
 }

@@ -1,39 +1,17 @@
 //! Test helpers: a deterministic PRNG, the data files, and a slow, obviously-correct reference
 //! move generator that shares no code with the engine (it parses the engine's SFEN output into
 //! its own 5x5 array and walks directions square by square).
-#![allow(dead_code, clippy::needless_range_loop)]
+#![allow(dead_code, unused_imports, clippy::needless_range_loop)]
 
 use std::collections::BTreeSet;
 
+pub mod data;
 pub mod engine;
+pub mod mate_tools;
+pub mod rng;
 
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// Rows of `tests/data/<name>` that are not comments, split on tabs.
-pub fn data_rows(name: &str) -> Vec<Vec<String>> {
-    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| l.split('\t').map(str::to_string).collect())
-        .collect()
-}
+pub use data::data_rows;
+pub use rng::Rng;
 
 // ---------------------------------------------------------------- reference generator
 

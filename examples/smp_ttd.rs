@@ -1,9 +1,9 @@
 //! Time to depth with 1 and more search threads (Lazy SMP) on the bench positions: a
-//! measurement, not a check, so it is ignored by default. Run it in release:
+//! measurement, not a check, so it is an example rather than a test. Run it in release:
 //!
 //! ```text
-//! cargo test --release --test smp_ttd -- --ignored --nocapture
-//! TTD_DEPTH=12 TTD_RUNS=3 TTD_THREADS=1,2 cargo test --release --test smp_ttd -- --ignored --nocapture
+//! cargo run --release --example smp_ttd
+//! TTD_DEPTH=12 TTD_RUNS=3 TTD_THREADS=1,2 cargo run --release --example smp_ttd
 //! ```
 //!
 //! Every search starts from a fresh 64 MB table and fresh searchers (no history), searches to
@@ -103,9 +103,7 @@ fn search(text: &str, threads: usize, depth: i32) -> Sample {
     }
 }
 
-#[test]
-#[ignore]
-fn time_to_depth() {
+fn main() {
     let depth: i32 = env_or("TTD_DEPTH", 11);
     let runs: usize = env_or("TTD_RUNS", 2);
     let count: usize = env_or("TTD_POSITIONS", POSITIONS.len());

@@ -1,0 +1,575 @@
+//! Hostile and careless input, end to end: the real binary on pipes, one test per finding of
+//! issue 10 ("Behaviour to fix"). The tests pin behaviour, not wording, except where the issue
+//! fixes the form (an `info string`, exactly one answer per `go`).
+//!
+//! Written before the fixes, as their specification: on the code of issue 10's start most of
+//! them FAIL, on purpose. Items covered (numbers of the issue's list):
+//! - 1  a missing or unusable clock for the side to move: bounded search and an info string
+//! - 2  `go ponder` without a clock, then `ponderhit`: the search ends on its own
+//! - 3  `ponderhit` outside a ponder search does not restart the clock
+//! - 4  every `go`, however malformed, gets exactly one answer (both dialects)
+//! - 5  `go perft`, `perft`, `bench`: `isready` answered while they run, `stop` and `quit` work
+//! - 6  a hash size the machine cannot give does not abort the engine
+//! - 7  a huge line without a newline is not buffered whole
+//! - 8  SFEN move number u32::MAX followed by a move: `d` prints an SFEN the parser accepts
+//! - 9  `Threads 256`: the clock starts when `go` is read
+//! - 10 integer options take integers only; errors quote what was sent
+//! - 11 the side not to move must have a king
+//! - 12 the dialect of a search's output is fixed when the search starts
+//! - 13 thousands of bad `searchmoves`: one summary line, not one per move
+//! - 14 control bytes are escaped in output; a lone CR ends a line
+//!
+//! Timing bounds are generous (debug build, two cores shared with other work); the tight
+//! versions are `#[ignore]`d and meant for `cargo test --release -- --ignored`.
+
+mod common;
+
+use common::engine::{check_bestmove, Engine, SECOND};
+use gogo::game::Game;
+use gogo::position::Position;
+use std::time::{Duration, Instant};
+
+const MS: Duration = Duration::from_millis(1);
+
+fn startpos() -> Game {
+    Game::new(Position::startpos())
+}
+
+fn game_after(moves: &str) -> Game {
+    let mut g = startpos();
+    for m in moves.split_whitespace() {
+        g.play_usi(m).unwrap();
+    }
+    g
+}
+
+fn count_prefix(lines: &[String], prefix: &str) -> usize {
+    lines.iter().filter(|l| l.starts_with(prefix)).count()
+}
+
+/// The SFEN that `d` prints (its `sfen:` line).
+fn shown_sfen(e: &mut Engine) -> String {
+    e.send("d");
+    let lines = e.until("sfen:", 5 * SECOND);
+    lines
+        .last()
+        .unwrap()
+        .trim_start_matches("sfen:")
+        .trim()
+        .to_string()
+}
+
+/// Sends `go`, lets it run briefly, sends `stop`, and returns everything printed up to a
+/// short while after the first answer (`bestmove` or `checkmate`), or panics if none comes.
+fn answers_to(e: &mut Engine, go: &str) -> Vec<String> {
+    e.send(go);
+    let mut lines = e.drain(300 * MS);
+    e.send("stop");
+    let answered = |l: &String| l.starts_with("bestmove") || l.starts_with("checkmate");
+    if !lines.iter().any(answered) {
+        let deadline = Instant::now() + 10 * SECOND;
+        while !lines.iter().any(answered) && Instant::now() < deadline {
+            lines.extend(e.drain(100 * MS));
+        }
+    }
+    lines.extend(e.drain(300 * MS));
+    let answers = lines.iter().filter(|l| answered(l)).count();
+    assert_eq!(answers, 1, "'{go}': {answers} answers in {lines:?}");
+    lines
+}
+
+/// A UCI-dialect move (`c1d2`, `a4a1+`, `P@d3`) in USI notation, or None.
+fn uci_to_usi(m: &str) -> Option<String> {
+    let b = m.as_bytes();
+    let square = |f: u8, r: u8| -> Option<String> {
+        if !(b'a'..=b'e').contains(&f) || !(b'1'..=b'5').contains(&r) {
+            return None;
+        }
+        Some(format!(
+            "{}{}",
+            (b'5' - (f - b'a')) as char,
+            (b'e' - (r - b'1')) as char
+        ))
+    };
+    match b {
+        [p, b'@', f, r] if b"PSGBR".contains(&p.to_ascii_uppercase()) => Some(format!(
+            "{}*{}",
+            p.to_ascii_uppercase() as char,
+            square(*f, *r)?
+        )),
+        [f1, r1, f2, r2, rest @ ..] if rest.is_empty() || rest == b"+" => Some(format!(
+            "{}{}{}",
+            square(*f1, *r1)?,
+            square(*f2, *r2)?,
+            if rest.is_empty() { "" } else { "+" }
+        )),
+        _ => None,
+    }
+}
+
+/// Starts an engine in the UCI dialect with the minishogi variant chosen.
+fn uci_engine() -> Engine {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.until("uciok", 5 * SECOND);
+    e.send("setoption name UCI_Variant value minishogi");
+    e.ready();
+    e
+}
+
+// ------------------------------------------------------------------------------- item 1
+
+#[test]
+fn item1_a_missing_or_bad_clock_for_the_side_to_move_falls_back_to_a_bounded_search() {
+    let mut e = Engine::start();
+    // In USI btime is sente's clock: sente to move with only gote's clock, or a bad one; then
+    // gote to move with only sente's clock.
+    for (moves, go) in [
+        ("", "go wtime 1000"),
+        ("", "go btime abc wtime 1000"),
+        ("2e3d", "go btime 1000"),
+    ] {
+        e.send(&format!("position startpos moves {moves}"));
+        let t = Instant::now();
+        e.send(go);
+        let (lines, at) = e.until_at("bestmove", 6 * SECOND);
+        let took = at - t;
+        assert!(took < 5 * SECOND, "'{go}' took {took:?}");
+        check_bestmove(&lines, &game_after(moves));
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string")),
+            "'{go}': no info string about the fallback in {lines:?}"
+        );
+        let late = e.drain(200 * MS);
+        assert_eq!(count_prefix(&late, "bestmove"), 0, "{late:?}");
+    }
+    e.quit();
+}
+
+// ------------------------------------------------------------------------------- item 2
+
+#[test]
+fn item2_ponder_without_a_clock_ends_on_its_own_after_ponderhit() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go ponder");
+    let early = e.drain(300 * MS);
+    assert_eq!(count_prefix(&early, "bestmove"), 0, "{early:?}");
+    let t = Instant::now();
+    e.send("ponderhit");
+    let (lines, at) = e.until_at("bestmove", 6 * SECOND);
+    assert!(at - t < 5 * SECOND, "{:?} after ponderhit", at - t);
+    check_bestmove(&lines, &startpos());
+    e.quit();
+}
+
+// ------------------------------------------------------------------------------- item 3
+
+#[test]
+fn item3_ponderhit_outside_a_ponder_search_does_not_restart_the_clock() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.ready();
+    let t = Instant::now();
+    e.send("go movetime 1000");
+    for at in [250, 500, 750, 950] {
+        std::thread::sleep((t + at * MS).saturating_duration_since(Instant::now()));
+        e.send("ponderhit");
+    }
+    let (lines, at) = e.until_at("bestmove", 10 * SECOND);
+    let took = at - t;
+    // Each ponderhit restarting the clock would end the search near 1.95 s.
+    assert!(took < 1700 * MS, "movetime 1000 answered after {took:?}");
+    check_bestmove(&lines, &startpos());
+    let late = e.drain(300 * MS);
+    assert_eq!(count_prefix(&late, "bestmove"), 0, "{late:?}");
+    e.quit();
+}
+
+// ------------------------------------------------------------------------------- item 4
+
+#[test]
+fn item4_every_malformed_go_gets_exactly_one_answer_in_the_uci_dialect() {
+    let mut e = uci_engine();
+    e.send("position startpos");
+    for go in ["go mate abc", "go mate", "go depth 3 searchmoves zz"] {
+        let lines = answers_to(&mut e, go);
+        assert_eq!(count_prefix(&lines, "bestmove"), 1, "'{go}': {lines:?}");
+        e.ready();
+    }
+    e.quit();
+}
+
+#[test]
+fn item4_every_malformed_go_gets_exactly_one_answer_in_usi() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for go in [
+        "go mate abc",
+        "go mate",
+        "go depth 3 searchmoves zz",
+        "go depth",
+        "go movetime",
+        "go byoyomi x",
+    ] {
+        answers_to(&mut e, go);
+        e.ready();
+    }
+    e.quit();
+}
+
+// ------------------------------------------------------------------------------- item 5
+
+/// Starts `job` (which would run for hours), checks that `isready` is answered while it runs,
+/// that `stop` ends it (the engine then uses no CPU), and that `quit` ends the process
+/// promptly while another such job runs.
+fn long_job_does_not_block_the_loop(job: &str) {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.ready();
+    e.send(job);
+    std::thread::sleep(300 * MS);
+    let t = Instant::now();
+    e.send("isready");
+    let (_, at) = e.until_at("readyok", 3 * SECOND);
+    assert!(at - t < 1500 * MS, "'{job}': readyok after {:?}", at - t);
+
+    e.send("stop");
+    e.drain(300 * MS);
+    e.ready();
+    // Stopped: the engine is idle. (A running job takes a whole core: ~50 ticks in 0.5 s.)
+    let before = e.cpu_ticks().expect("/proc/<pid>/stat");
+    std::thread::sleep(500 * MS);
+    let used = e.cpu_ticks().unwrap() - before;
+    assert!(
+        used <= 10,
+        "'{job}' still runs after stop: {used} ticks in 0.5 s"
+    );
+    // Still serves searches.
+    e.send("go depth 2");
+    let lines = e.until("bestmove", 10 * SECOND);
+    check_bestmove(&lines, &startpos());
+
+    // quit while the job runs.
+    e.send(job);
+    std::thread::sleep(300 * MS);
+    let t = Instant::now();
+    e.send("quit");
+    let status = e.wait_exit(5 * SECOND);
+    let took = t.elapsed();
+    assert!(status.is_some(), "'{job}': quit ignored for 5 s");
+    assert!(took < 2 * SECOND, "'{job}': quit took {took:?}");
+}
+
+#[test]
+fn item5_go_perft_does_not_block_the_loop() {
+    long_job_does_not_block_the_loop("go perft 12");
+}
+
+#[test]
+fn item5_perft_does_not_block_the_loop() {
+    long_job_does_not_block_the_loop("perft 12");
+}
+
+#[test]
+fn item5_bench_does_not_block_the_loop() {
+    long_job_does_not_block_the_loop("bench 64");
+}
+
+// ------------------------------------------------------------------------------- item 6
+
+#[test]
+fn item6_a_hash_size_that_cannot_be_had_keeps_the_engine_alive() {
+    // The address space is limited to 2 GiB, so the 64 GiB table cannot be had whatever the
+    // machine's memory and overcommit policy, and the test never takes the machine's memory.
+    let mut e = Engine::start_with_memory_limit(2 << 20);
+    e.ready();
+    e.send("setoption name USI_Hash value 65536");
+    let lines = e.ready(); // panics if the engine died
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.to_lowercase().contains("hash")),
+        "no report of the failed allocation in {lines:?}"
+    );
+    // The old table still serves searches.
+    e.send("position startpos");
+    e.send("go depth 4");
+    let lines = e.until("bestmove", 20 * SECOND);
+    check_bestmove(&lines, &startpos());
+    e.quit();
+}
+
+// ------------------------------------------------------------------------------- item 7
+
+#[test]
+fn item7_a_huge_line_without_newline_is_not_buffered_whole() {
+    let mut e = Engine::start();
+    e.ready();
+    let base_kb = e.proc_status_kb("VmHWM").expect("/proc/<pid>/status");
+    // 300 MB without a newline, written in 1 MB pieces (the test holds only one).
+    let chunk = vec![b'x'; 1 << 20];
+    {
+        let _guard = e.watchdog(120 * SECOND);
+        for _ in 0..300 {
+            e.send_raw(&chunk);
+        }
+        e.send_raw(b"\n");
+    }
+    let lines = e.ready();
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string")),
+        "the long line is not reported: {lines:?}"
+    );
+    assert!(
+        lines.iter().all(|l| l.len() < 1000),
+        "the report echoes the line"
+    );
+    let peak_kb = e.proc_status_kb("VmHWM").unwrap();
+    assert!(
+        peak_kb < base_kb + 64 * 1024,
+        "peak resident memory grew from {base_kb} kB to {peak_kb} kB"
+    );
+    e.send("position startpos");
+    e.send("go depth 2");
+    let lines = e.until("bestmove", 10 * SECOND);
+    check_bestmove(&lines, &startpos());
+    e.quit();
+}
+
+// ------------------------------------------------------------------------------- item 8
+
+#[test]
+fn item8_the_largest_move_number_does_not_wrap() {
+    let mut e = Engine::start();
+    e.send("position sfen rbsgk/4p/5/P4/KGSBR b - 4294967295 moves 2e3d");
+    let lines = e.ready();
+    assert_eq!(count_prefix(&lines, "info string"), 0, "{lines:?}");
+    let sfen = shown_sfen(&mut e);
+    let number: u64 = sfen.split_whitespace().nth(3).unwrap().parse().unwrap();
+    assert!(number >= 1, "{sfen}");
+    // The engine reads back what it printed.
+    assert!(Position::from_sfen(&sfen).is_ok(), "{sfen}");
+    e.send(&format!("position sfen {sfen}"));
+    let lines = e.ready();
+    assert_eq!(count_prefix(&lines, "info string"), 0, "{sfen}: {lines:?}");
+    assert_eq!(shown_sfen(&mut e), sfen);
+    e.send("go depth 2");
+    let lines = e.until("bestmove", 10 * SECOND);
+    check_bestmove(&lines, &Game::from_sfen(&sfen).unwrap());
+    e.quit();
+}
+
+// ------------------------------------------------------------------------------- item 9
+
+/// `go movetime 300` with `Threads 256`: the time from sending `go` to reading `bestmove`.
+fn movetime_with_many_threads() -> Duration {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 256");
+    e.send("position startpos");
+    e.ready();
+    let t = Instant::now();
+    e.send("go movetime 300");
+    let (lines, at) = e.until_at("bestmove", 20 * SECOND);
+    check_bestmove(&lines, &startpos());
+    e.quit();
+    at - t
+}
+
+#[test]
+fn item9_threads_256_answer_movetime_300_in_time() {
+    let took = movetime_with_many_threads();
+    // Clock plus a margin for a debug build on a loaded machine.
+    assert!(
+        took < 800 * MS,
+        "movetime 300 with 256 threads took {took:?}"
+    );
+}
+
+#[test]
+#[ignore = "tight timing: run with --release"]
+fn item9_threads_256_answer_movetime_300_in_time_release() {
+    let took = movetime_with_many_threads();
+    assert!(
+        took < 400 * MS,
+        "movetime 300 with 256 threads took {took:?}"
+    );
+}
+
+// ------------------------------------------------------------------------------ item 10
+
+#[test]
+fn item10_integer_options_take_integers_only() {
+    let mut e = Engine::start();
+    for (name, value) in [
+        ("MultiPV", "2.6"),
+        ("MultiPV", "1e2"),
+        ("MultiPV", "3x"),
+        ("USI_Hash", "1e3"),
+        ("USI_Hash", "16.0"),
+    ] {
+        e.send(&format!("setoption name {name} value {value}"));
+        let lines = e.ready();
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string")),
+            "{name} = {value} taken silently: {lines:?}"
+        );
+    }
+    // MultiPV is still 1: one line per depth.
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", 10 * SECOND);
+    check_bestmove(&lines, &startpos());
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l.contains(" multipv 2 ") && !l.contains(" multipv 3 ")),
+        "MultiPV changed: {lines:?}"
+    );
+    e.quit();
+}
+
+#[test]
+fn item10_out_of_range_values_are_quoted_as_sent() {
+    let mut e = Engine::start();
+    e.send("setoption name USI_Hash value -1");
+    let lines = e.ready();
+    let err = lines
+        .iter()
+        .find(|l| l.starts_with("info string"))
+        .unwrap_or_else(|| panic!("no error in {lines:?}"));
+    assert!(err.contains("-1"), "{err}");
+    e.quit();
+
+    let mut e = uci_engine();
+    e.send("setoption name Hash value -1");
+    let lines = e.ready();
+    let err = lines
+        .iter()
+        .find(|l| l.starts_with("info string"))
+        .unwrap_or_else(|| panic!("no error in {lines:?}"));
+    assert!(err.contains("-1"), "{err}");
+    e.quit();
+}
+
+// ------------------------------------------------------------------------------ item 11
+
+#[test]
+fn item11_the_side_not_to_move_needs_a_king() {
+    let mut e = Engine::start();
+    e.send("position startpos moves 2e3d");
+    let before = shown_sfen(&mut e);
+    for bad in [
+        "position sfen 5/2r2/5/2R2/5 b - 1",
+        "position sfen 5/5/5/5/K4 b 2R 1",
+        "position sfen 4k/5/5/5/5 w 2r 1",
+    ] {
+        e.send(bad);
+        let lines = e.ready();
+        assert!(
+            lines.iter().any(|l| l.starts_with("info string")),
+            "'{bad}' accepted silently: {lines:?}"
+        );
+        assert_eq!(shown_sfen(&mut e), before, "'{bad}' replaced the position");
+    }
+    // A tsume problem: only the attacker, to move, lacks its king.
+    e.send("position sfen 4k/5/5/5/5 b 2R 1");
+    let lines = e.ready();
+    assert_eq!(count_prefix(&lines, "info string"), 0, "{lines:?}");
+    assert_eq!(shown_sfen(&mut e), "4k/5/5/5/5 b 2R 1");
+    e.quit();
+}
+
+// ------------------------------------------------------------------------------ item 12
+
+#[test]
+fn item12_a_search_answers_in_the_dialect_it_started_in() {
+    let mut e = uci_engine();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(300 * MS);
+    e.send("usi");
+    std::thread::sleep(100 * MS);
+    e.send("stop");
+    let lines = e.until("bestmove", 10 * SECOND);
+    let best: Vec<&str> = lines.last().unwrap().split_whitespace().collect();
+    let usi = uci_to_usi(best[1])
+        .unwrap_or_else(|| panic!("'{}' is not a UCI move", lines.last().unwrap()));
+    let mut g = startpos();
+    g.play_usi(&usi)
+        .unwrap_or_else(|err| panic!("{} ({usi}) is illegal: {err}", best[1]));
+    if let Some(ponder) = best.get(3) {
+        let usi = uci_to_usi(ponder).unwrap_or_else(|| panic!("ponder '{ponder}' is not UCI"));
+        g.play_usi(&usi)
+            .unwrap_or_else(|err| panic!("ponder {ponder} ({usi}) is illegal: {err}"));
+    }
+    e.quit();
+}
+
+// ------------------------------------------------------------------------------ item 13
+
+#[test]
+fn item13_many_bad_searchmoves_give_one_summary() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let bad = ["zz", "9z9z", "5e5a", "P*1a", "1a1b+", "K*3c"];
+    let moves: Vec<&str> = (0..10_000).map(|i| bad[i % bad.len()]).collect();
+    let _guard = e.watchdog(60 * SECOND);
+    e.send(&format!("go depth 1 searchmoves {}", moves.join(" ")));
+    let mut lines = e.until("bestmove", 20 * SECOND);
+    lines.extend(e.drain(300 * MS));
+    let infos = count_prefix(&lines, "info string");
+    assert!(
+        infos <= 3,
+        "{infos} info strings for one go line; first: {:?}",
+        &lines[..lines.len().min(5)]
+    );
+    assert_eq!(count_prefix(&lines, "bestmove"), 1);
+    check_bestmove(&lines, &startpos());
+    e.quit();
+}
+
+// ------------------------------------------------------------------------------ item 14
+
+#[test]
+fn item14_control_bytes_from_input_are_printed_escaped() {
+    let mut e = Engine::start();
+    let inputs: [&[u8]; 6] = [
+        b"foo\x1b[2J\n",
+        b"setoption name Bell\x07 value 1\n",
+        b"setoption name MultiPV value 1\x1b[31m\n",
+        b"position sfen \x1b]0;title\x07/5/5/5/5 b - 1\n",
+        b"position startpos moves 2e3d\x7f\n",
+        b"wibble \xc2\x9b2J\x00\n",
+    ];
+    let mut lines = Vec::new();
+    for input in inputs {
+        e.send_raw(input);
+        let answer = e.ready();
+        assert!(
+            answer.iter().any(|l| l.starts_with("info string")),
+            "{:?} not reported: {answer:?}",
+            String::from_utf8_lossy(input)
+        );
+        lines.extend(answer);
+    }
+    for l in &lines {
+        assert!(
+            !l.chars().any(char::is_control),
+            "raw control character in output: {l:?}"
+        );
+    }
+    e.quit();
+}
+
+#[test]
+fn item14_a_lone_cr_ends_a_line() {
+    let mut e = Engine::start();
+    e.send_raw(b"isready\rquit\r");
+    e.until("readyok", 5 * SECOND);
+    // stdin stays open: only the quit can end the process.
+    let status = e
+        .wait_exit(3 * SECOND)
+        .expect("the quit after a lone CR was lost");
+    assert!(status.success());
+}

@@ -1,0 +1,193 @@
+//! Time safety through the binary: the real elapsed time from sending `go` to reading
+//! `bestmove`, measured against the clock the `go` line gave.
+//!
+//! The allowance of a move is what the rules let it take without losing on time: `movetime`;
+//! the main time left plus the byoyomi; in sudden death and Fischer the main time left. The
+//! default tests accept the allowance plus `MoveOverhead` (the reserve the engine is told to
+//! keep for the lag of the pipes and the GUI; a debug build on a loaded machine needs it), and
+//! a byoyomi must also be used, not thrown away. The `#[ignore]`d `_release` versions drop the
+//! `MoveOverhead` slack: run them with `cargo test --release --test time_safety -- --ignored`.
+
+mod common;
+
+use common::engine::{check_bestmove, Engine, SECOND};
+use gogo::game::Game;
+use gogo::position::Position;
+use std::time::{Duration, Instant};
+
+const MS: Duration = Duration::from_millis(1);
+const OVERHEAD_MS: u64 = 50;
+
+fn engine() -> Engine {
+    let mut e = Engine::start();
+    e.send(&format!("setoption name MoveOverhead value {OVERHEAD_MS}"));
+    e.ready();
+    e
+}
+
+fn game_after(moves: &str) -> Game {
+    let mut g = Game::new(Position::startpos());
+    for m in moves.split_whitespace() {
+        g.play_usi(m).unwrap();
+    }
+    g
+}
+
+/// Sends `go` in the position after `moves` and returns the time to its `bestmove`.
+fn timed_go(e: &mut Engine, moves: &str, go: &str) -> Duration {
+    e.send(&format!("position startpos moves {moves}"));
+    e.ready();
+    let t = Instant::now();
+    e.send(go);
+    let (lines, at) = e.until_at("bestmove", 30 * SECOND);
+    check_bestmove(&lines, &game_after(moves));
+    at - t
+}
+
+/// One case: a `go` line for sente to move (after `moves`), its allowance in ms, and the least
+/// time it must use (ms).
+struct Case {
+    moves: &'static str,
+    go: &'static str,
+    allowance: u64,
+    at_least: u64,
+}
+
+const CASES: &[Case] = &[
+    Case {
+        moves: "",
+        go: "go movetime 300",
+        allowance: 300,
+        at_least: 150,
+    },
+    // Byoyomi only: used, but never exceeded.
+    Case {
+        moves: "",
+        go: "go btime 0 wtime 0 byoyomi 1000",
+        allowance: 1000,
+        at_least: 500,
+    },
+    // Main time nearly gone, then byoyomi.
+    Case {
+        moves: "2e3d 4a3b",
+        go: "go btime 200 wtime 5000 byoyomi 500",
+        allowance: 700,
+        at_least: 250,
+    },
+    // Fischer: 1 s left and 100 ms a move (the increment comes after the move).
+    Case {
+        moves: "",
+        go: "go btime 1000 wtime 1000 binc 100 winc 100",
+        allowance: 1000,
+        at_least: 0,
+    },
+    // Sudden death, 1 s and a nearly empty clock.
+    Case {
+        moves: "2e3d 4a3b",
+        go: "go btime 1000 wtime 1000",
+        allowance: 1000,
+        at_least: 0,
+    },
+    Case {
+        moves: "",
+        go: "go btime 100 wtime 100",
+        allowance: 100,
+        at_least: 0,
+    },
+    // Gote to move: wtime is gote's clock in USI.
+    Case {
+        moves: "2e3d",
+        go: "go btime 60000 wtime 150 winc 0",
+        allowance: 150,
+        at_least: 0,
+    },
+];
+
+fn check_cases(slack: u64) {
+    let mut e = engine();
+    let mut failures = Vec::new();
+    for c in CASES {
+        let took = timed_go(&mut e, c.moves, c.go);
+        let ms = took.as_millis() as u64;
+        eprintln!("{:45} {ms:5} ms (allowance {})", c.go, c.allowance);
+        if ms > c.allowance + slack || ms < c.at_least {
+            failures.push(format!(
+                "'{}' took {ms} ms: allowed {}..={} ms",
+                c.go,
+                c.at_least,
+                c.allowance + slack
+            ));
+        }
+    }
+    e.quit();
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn moves_come_within_the_clock_plus_move_overhead() {
+    check_cases(OVERHEAD_MS);
+}
+
+#[test]
+#[ignore = "tight timing: run with --release"]
+fn moves_come_within_the_clock_release() {
+    check_cases(0);
+}
+
+/// Sudden death: one move may not stake the game, whatever the machine: at most half of what
+/// is left.
+#[test]
+fn sudden_death_keeps_most_of_the_clock() {
+    let mut e = engine();
+    for (moves, go, left) in [
+        ("", "go btime 2000 wtime 2000", 2000),
+        ("2e3d", "go btime 2000 wtime 600", 600),
+    ] {
+        let took = timed_go(&mut e, moves, go).as_millis() as u64;
+        assert!(took <= left / 2, "'{go}' took {took} ms of {left}");
+    }
+    e.quit();
+}
+
+/// A ponder miss: `go ponder`, then `stop` (the opponent played another move), then a new
+/// `go` on the real position. The stop is answered at once, and the new search keeps its own
+/// clock (nothing carried over from the ponder search).
+fn ponder_miss(slack: u64) {
+    let mut e = engine();
+    e.send("position startpos moves 2e3d 4a3b");
+    e.send("go ponder btime 1000 wtime 1000 byoyomi 300");
+    let early = e.drain(400 * MS);
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    let t = Instant::now();
+    e.send("stop");
+    let (lines, at) = e.until_at("bestmove", 5 * SECOND);
+    check_bestmove(&lines, &game_after("2e3d 4a3b"));
+    let stop_ms = (at - t).as_millis() as u64;
+    assert!(stop_ms <= 100 + slack, "stop answered after {stop_ms} ms");
+
+    // The real move was another one; sente (to move again) has 1 s + 300 ms byoyomi.
+    let took = timed_go(&mut e, "2e3d 3a4b", "go btime 1000 wtime 1000 byoyomi 300");
+    let ms = took.as_millis() as u64;
+    assert!(
+        ms <= 1300 + slack,
+        "after a ponder miss the move took {ms} ms"
+    );
+    assert!(ms >= 150, "after a ponder miss the move took only {ms} ms");
+    let late = e.drain(200 * MS);
+    assert!(late.iter().all(|l| !l.starts_with("bestmove")), "{late:?}");
+    e.quit();
+}
+
+#[test]
+fn a_ponder_miss_keeps_the_clock() {
+    ponder_miss(OVERHEAD_MS);
+}
+
+#[test]
+#[ignore = "tight timing: run with --release"]
+fn a_ponder_miss_keeps_the_clock_release() {
+    ponder_miss(0);
+}
