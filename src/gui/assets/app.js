@@ -427,10 +427,13 @@ async function poll() {
     const p = $("review-progress");
     p.max = Math.max(a.review.total, 1);
     p.value = a.review.done;
-    $("review-text").textContent = a.running ? a.review.done + " / " + a.review.total : "done";
+    $("review-text").textContent = a.running ? a.review.done + " / " + a.review.total
+      : (a.review.done === a.review.total ? "done" : "stopped at " + a.review.done + " / " + a.review.total);
+    if (!a.running) { reviewing = false; $("review").textContent = "Analyse whole game"; }
     try { const s = await api("GET", "/api/game/" + G.id); if (s.version === G.version) { G = s; render(); } } catch (e) { /* ignore */ }
   }
   if (a.running && (analysing || a.kind === "review")) schedulePoll();
+  else if (reviewing && a.kind !== "review") { reviewing = false; $("review").textContent = "Analyse whole game"; }
 }
 
 function showLines(a) {
@@ -465,9 +468,14 @@ function playLine(pv) {
   playMoves(G.opponent === "computer" ? [pv[0]] : pv);
 }
 
+let reviewing = false;
+
 async function review() {
+  if (reviewing) { await stopAnalysis(); return; }
   try {
     await api("POST", "/api/game/" + G.id + "/review", { ms: 300 });
+    reviewing = true;
+    $("review").textContent = "Stop review";
     analysing = false;
     $("analyse-toggle").textContent = "Analyse";
     poll();
