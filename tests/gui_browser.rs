@@ -1,6 +1,7 @@
 //! The board page in a real browser: headless Chromium driven over WebDriver (chromedriver,
 //! spoken to with raw HTTP JSON). It loads the page, plays by clicking squares, sees the
-//! engine's reply, uses Undo, Hint and the promotion dialog, and mates from a set-up position.
+//! engine's reply, uses Undo, Hint, the promotion dialog, live analysis and mate search, and
+//! mates from a set-up position.
 //!
 //! Needs Debian's `chromium` and `chromium-driver`. Without them the test is skipped with a
 //! notice, except under CI (`CI=true`), where it fails.
@@ -130,17 +131,36 @@ impl Driver {
         )
     }
 
+    /// Clicks the element `css` finds (found again if the page redrew it meanwhile).
     fn click(&self, css: &str) {
-        let el = self.cmd(
-            "POST",
-            "/element",
-            Some(json!({"using": "css selector", "value": css})),
-        );
-        let id = el[ELEMENT]
-            .as_str()
-            .unwrap_or_else(|| panic!("element {css}: {el}"))
-            .to_string();
-        self.cmd("POST", &format!("/element/{id}/click"), Some(json!({})));
+        let s = self.session.as_deref().expect("session");
+        for _ in 0..10 {
+            let el = self.cmd(
+                "POST",
+                "/element",
+                Some(json!({"using": "css selector", "value": css})),
+            );
+            let id = el[ELEMENT]
+                .as_str()
+                .unwrap_or_else(|| panic!("element {css}: {el}"))
+                .to_string();
+            let (st, v) = http(
+                self.port,
+                "POST",
+                &format!("/session/{s}/element/{id}/click"),
+                Some(&json!({})),
+            )
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+            if st == 200 {
+                return;
+            }
+            assert_eq!(
+                v["value"]["error"], "stale element reference",
+                "click {css}: {v}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("click {css}: the element kept going stale");
     }
 
     /// Drags with the mouse from the centre of one element to the centre of another.
@@ -332,12 +352,31 @@ fn play_in_a_real_browser() {
         "const p = document.querySelector(\"[data-sq='2a'] .piece\"); return p !== null && p.dataset.piece === 'b+P' && document.getElementById('promo').hidden",
     );
 
-    // Checkmate by a drop from the hand strip in a set-up position.
+    // Live analysis: lines appear with depth and nodes; clicking one plays it out.
+    d.click("#analyse-toggle");
+    d.wait(
+        "analysis lines",
+        "return document.querySelectorAll('#lines li').length >= 1 && document.getElementById('an-stats').textContent.includes('depth')",
+    );
+    let before = moves_shown(&d);
+    d.click("#lines li");
+    d.wait(
+        "the line played",
+        &format!("return document.querySelectorAll('#movelist li').length > {before}"),
+    );
+    d.click("#analyse-toggle");
+
+    // Checkmate by a drop from the hand strip in a set-up position, after a mate search.
     d.js("document.getElementById('sfen-input').value = '4k/5/4P/5/K4 b G 1'; return true");
     d.click("#setup");
     d.wait(
         "the mate position",
         "return document.querySelector(\"[data-hand='b-G']\") !== null",
+    );
+    d.click("#mate");
+    d.wait(
+        "the mate search",
+        "return document.getElementById('mate-result').textContent === 'Mate in 1: G*1b'",
     );
     d.click("[data-hand='b-G']");
     d.click("[data-sq='1b']");
