@@ -114,3 +114,22 @@ pub const SKILL_LOSS_PER_LEVEL: i32 = 30;
 /// Softmax temperature of the pick (evaluation units): base + per level below 19.
 pub const SKILL_TEMPERATURE_BASE: i32 = 15;
 pub const SKILL_TEMPERATURE_PER_LEVEL: i32 = 12;
+
+/// Move ordering (see `movepick.rs`): sort scores by class, highest first. The classes are
+/// spaced so that no score of a lower class reaches a higher one: the hash move; captures and
+/// promotions that do not lose material (`ORDER_GOOD_NOISY` plus `ORDER_VICTIM_SCALE` times
+/// the victim's value and the promotion bonus, less the attacker's kind index); the killers
+/// and the counter move around `ORDER_KILLER`; captures and promotions that lose material
+/// (`ORDER_BAD_NOISY` plus the same terms); quiet moves and drops by history (within
+/// `HISTORY_MAX`).
+pub const ORDER_TT_MOVE: i32 = 1 << 30;
+pub const ORDER_GOOD_NOISY: i32 = 1 << 24;
+pub const ORDER_KILLER: i32 = 1 << 23;
+pub const ORDER_BAD_NOISY: i32 = 1 << 20;
+pub const ORDER_VICTIM_SCALE: i32 = 16;
+/// A promotion counts as a capture of this value (scaled like a victim).
+pub const ORDER_PROMOTION_BONUS: i32 = 300;
+
+/// History bonus of a move that caused a cutoff at depth d: `HISTORY_BONUS_SCALE * d * d`,
+/// at most `HISTORY_MAX / 4` (the other quiet moves tried get the same as a malus).
+pub const HISTORY_BONUS_SCALE: i32 = 8;

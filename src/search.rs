@@ -16,6 +16,10 @@ use crate::eval::{capture_value, evaluate};
 use crate::game::{repetition_loser, SennichiteRule};
 use crate::mate::{MateLimits, MateResult, MateSolver};
 use crate::movegen::{self, gives_check, legal_moves, MoveList, NOISY};
+use crate::movepick::{
+    self, history_bonus, history_index, is_noisy, update_history, CounterTable, HistoryTable,
+    OrderHints,
+};
 use crate::params::*;
 use crate::position::Position;
 use crate::see::see_ge;
@@ -108,16 +112,15 @@ pub struct Searcher {
     shared: Arc<Shared>,
     config: SearchConfig,
     output: Output,
-    /// history[color][kind (0..10) or 10 + dropped kind][to]
-    history: Box<[[[i32; 25]; 15]; 2]>,
+    /// See [`HistoryTable`].
+    history: Box<HistoryTable>,
     killers: [[Move; 2]; MAX_PLY + 1],
     /// The move a singular-extension search leaves out at this ply.
     skip_move: [Move; MAX_PLY + 1],
     /// Depth of the current iteration (singular extensions stop at twice this ply).
     root_depth: i32,
-    /// counter[color][history index of the previous move][its destination]: the reply that
-    /// last refuted it.
-    counter: Box<[[[Move; 25]; 15]; 2]>,
+    /// See [`CounterTable`].
+    counter: Box<CounterTable>,
     /// The move that led to each ply, with the history index of the man that made it.
     path: [(Move, usize); MAX_PLY + 2],
     /// Static evaluation of each ply of the current path (`-INFINITY` when in check).
@@ -843,7 +846,7 @@ impl Searcher {
         for i in 0..root_moves.len() {
             let mv = root_moves[i].mv;
             self.stack[1] = root.after(mv);
-            self.path[1] = (mv, Self::history_index(&root, mv));
+            self.path[1] = (mv, history_index(&root, mv));
             self.push_key(1);
             let new_depth = depth - 1;
             let score = if i == 0 {
@@ -946,28 +949,7 @@ impl Searcher {
         }
     }
 
-    fn history_index(pos: &Position, m: Move) -> usize {
-        if m.is_drop() {
-            10 + m.drop_kind().index()
-        } else {
-            pos.piece_on(m.from()).map_or(0, |p| p.kind.index())
-        }
-    }
-
-    fn update_history(&mut self, pos: &Position, m: Move, bonus: i32) {
-        let idx = Self::history_index(pos, m);
-        let h = &mut self.history[pos.side_to_move().index()][idx][m.to().index()];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-    }
-
-    fn is_noisy(pos: &Position, m: Move) -> bool {
-        m.is_promotion() || (!m.is_drop() && pos.piece_on(m.to()).is_some())
-    }
-
-    /// Orders `moves` in place: hash move, captures and promotions by value, killers, then
-    /// quiet moves and drops by history. With `see_losers`, captures and promotions that lose
-    /// material in the exchange go after the killers; callers that already removed such
-    /// moves pass false to save the exchange evaluation.
+    /// Orders `moves` in place for the node at `ply` (see [`movepick::order`]).
     fn order(
         &self,
         pos: &Position,
@@ -976,57 +958,22 @@ impl Searcher {
         ply: usize,
         see_losers: bool,
     ) {
-        let side = pos.side_to_move().index();
-        let counter = self.counter_move(pos, ply);
-        // Sort keys: the score in the high half, the original index in the low bits, so that
-        // an unstable sort without allocation gives the order of a stable sort by score.
-        let n = moves.len();
-        let mut keys = [0u64; movegen::MAX_MOVES];
-        for (i, &m) in moves.iter().enumerate() {
-            let s = if m == tt_move {
-                1 << 30
-            } else if Self::is_noisy(pos, m) {
-                let victim = if m.is_drop() {
-                    0
-                } else {
-                    pos.piece_on(m.to()).map_or(0, |p| capture_value(p.kind))
-                };
-                let attacker = pos.piece_on(m.from()).map_or(0, |p| p.kind.index() as i32);
-                let promo = if m.is_promotion() { 300 } else { 0 };
-                // Captures that lose material in the exchange go after the killers.
-                let base = if !see_losers || see_ge(pos, m, 0) {
-                    1 << 24
-                } else {
-                    1 << 20
-                };
-                base + victim * 16 + promo * 16 - attacker
-            } else if m == self.killers[ply][0] {
-                (1 << 23) + 1
-            } else if m == self.killers[ply][1] {
-                1 << 23
-            } else if m == counter {
-                (1 << 23) - 1
-            } else {
-                self.history[side][Self::history_index(pos, m)][m.to().index()]
-            };
-            // Higher scores first: invert the (offset) score.
-            let inverted = (i32::MAX as i64 - s as i64) as u64;
-            keys[i] = (inverted << 16) | i as u64;
-        }
-        keys[..n].sort_unstable();
-        let mut original = [Move::NONE; movegen::MAX_MOVES];
-        original[..n].copy_from_slice(moves.as_slice());
-        for (slot, &k) in moves.as_mut_slice().iter_mut().zip(&keys[..n]) {
-            *slot = original[(k & 0xffff) as usize];
-        }
+        let hints = OrderHints {
+            tt_move,
+            killers: self.killers[ply],
+            counter: self.counter_move(pos, ply),
+            history: &self.history,
+            see_losers,
+        };
+        movepick::order(pos, moves, &hints);
     }
 
     fn counter_move(&self, pos: &Position, ply: usize) -> Move {
-        let (prev, idx) = self.path[ply];
-        if ply == 0 || prev.is_none() {
+        if ply == 0 {
             return Move::NONE;
         }
-        self.counter[pos.side_to_move().index()][idx][prev.to().index()]
+        let (prev, idx) = self.path[ply];
+        movepick::counter_move(&self.counter, pos, prev, idx)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1173,7 +1120,7 @@ impl Searcher {
             if m == skip {
                 continue;
             }
-            let noisy = Self::is_noisy(&pos, m);
+            let noisy = is_noisy(&pos, m);
             let checks = gives_check(&pos, m);
             if best > -MATE_BOUND && !in_check && !checks && !pv_node {
                 if !noisy {
@@ -1234,7 +1181,7 @@ impl Searcher {
             }
             let next = pos.after(m);
             self.stack[ply + 1] = next;
-            self.path[ply + 1] = (m, Self::history_index(&pos, m));
+            self.path[ply + 1] = (m, history_index(&pos, m));
             self.push_key(ply + 1);
             // One ply more for a singular move or a check that cannot simply be taken.
             let extends = singular
@@ -1308,12 +1255,12 @@ impl Searcher {
             return if best == -INFINITY { alpha } else { best };
         }
         // Step 11: histories, killers, TT.
-        if best >= beta && !Self::is_noisy(&pos, best_move) {
-            let bonus = (depth * depth * 8).min(HISTORY_MAX / 4);
-            self.update_history(&pos, best_move, bonus);
+        if best >= beta && !is_noisy(&pos, best_move) {
+            let bonus = history_bonus(depth);
+            update_history(&mut self.history, &pos, best_move, bonus);
             for &q in &quiets_tried[..n_quiets] {
                 if q != best_move {
-                    self.update_history(&pos, q, -bonus);
+                    update_history(&mut self.history, &pos, q, -bonus);
                 }
             }
             let (prev, idx) = self.path[ply];
@@ -1447,7 +1394,7 @@ impl Searcher {
                 }
             }
             self.stack[ply + 1] = pos.after(m);
-            self.path[ply + 1] = (m, Self::history_index(&pos, m));
+            self.path[ply + 1] = (m, history_index(&pos, m));
             let score = -self.qsearch(ply + 1, -beta, -alpha, qdepth - 1);
             if self.stopped {
                 return 0;
