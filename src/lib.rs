@@ -15,6 +15,7 @@ pub mod perft;
 pub mod position;
 pub mod search;
 pub mod see;
+pub mod skill;
 pub mod time;
 pub mod tt;
 pub mod types;
