@@ -76,6 +76,13 @@ pub const ROOT_MATE_PROBE_TABLE_MB: usize = 4;
 /// no `movestogo`) plus `TIME_INC_PERCENT`% of the increment per move.
 pub const TIME_MOVES_TO_GO: u32 = 20;
 pub const TIME_INC_PERCENT: u64 = 100;
+/// After each iteration the search stops once it has used the soft time, scaled: by
+/// `1 + TIME_INSTABILITY_PER_CHANGE * changes` where `changes` counts the changes of the best
+/// move (halved after every iteration, at most `TIME_INSTABILITY_MAX_CHANGES`), and by
+/// `TIME_SINGLE_MOVE_FACTOR` when there is only one legal move. Never beyond the hard limit.
+pub const TIME_INSTABILITY_PER_CHANGE: f64 = 0.25;
+pub const TIME_INSTABILITY_MAX_CHANGES: f64 = 4.0;
+pub const TIME_SINGLE_MOVE_FACTOR: f64 = 0.2;
 
 /// Quiescence delta pruning margin.
 pub const DELTA_MARGIN: i32 = 150;

@@ -624,11 +624,10 @@ impl Searcher {
             }
             if let Some(plan) = self.plan {
                 if !self.shared.pondering.load(Ordering::Relaxed) {
-                    let instability = 1.0 + best_changes.min(4.0) * 0.25;
+                    let changes = best_changes;
                     best_changes *= 0.5;
-                    let single = if root_moves.len() == 1 { 0.2 } else { 1.0 };
-                    let soft = plan.soft.as_secs_f64() * instability * single;
-                    if self.clock_elapsed().as_secs_f64() >= soft.min(plan.hard.as_secs_f64()) {
+                    let elapsed = self.clock_elapsed();
+                    if plan.should_stop_after_iteration(elapsed, changes, root_moves.len()) {
                         break;
                     }
                 }

@@ -8,8 +8,16 @@
 //!   remaining time (`remaining / moves-to-go + the increment`), stretched when the best
 //!   move keeps changing and shortened when it is stable, never more than a safe fraction of
 //!   the clock.
+//!
+//! The stopping rule between iterations ([`TimePlan::should_stop_after_iteration`]) is here
+//! too, so that every decision about time is in one file. The numbers come from the GUI:
+//! every operation on them saturates (a clock of `u64::MAX` ms means "plenty", not a wrap to
+//! a few milliseconds).
 
-use crate::params::{TIME_INC_PERCENT, TIME_MOVES_TO_GO};
+use crate::params::{
+    TIME_INC_PERCENT, TIME_INSTABILITY_MAX_CHANGES, TIME_INSTABILITY_PER_CHANGE, TIME_MOVES_TO_GO,
+    TIME_SINGLE_MOVE_FACTOR,
+};
 use std::time::Duration;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -43,6 +51,36 @@ pub struct TimePlan {
     pub hard: Duration,
 }
 
+impl TimePlan {
+    /// Whether the search should start no new iteration after one that ended `elapsed` into
+    /// the move (clock time), with `best_changes` the decayed count of best-move changes and
+    /// `root_moves` legal moves: an unstable best move gets more of the soft time, a single
+    /// legal move much less, and the hard limit always holds.
+    pub fn should_stop_after_iteration(
+        &self,
+        elapsed: Duration,
+        best_changes: f64,
+        root_moves: usize,
+    ) -> bool {
+        let instability =
+            1.0 + best_changes.min(TIME_INSTABILITY_MAX_CHANGES) * TIME_INSTABILITY_PER_CHANGE;
+        let single = if root_moves == 1 {
+            TIME_SINGLE_MOVE_FACTOR
+        } else {
+            1.0
+        };
+        let soft = self.soft.as_secs_f64() * instability * single;
+        elapsed.as_secs_f64() >= soft.min(self.hard.as_secs_f64())
+    }
+}
+
+/// `a * num / den`, rounded down, without overflow (saturating at `u64::MAX`); the same as
+/// the plain expression whenever that does not overflow.
+fn mul_div(a: u64, num: u64, den: u64) -> u64 {
+    let r = a as u128 * num as u128 / den.max(1) as u128;
+    r.min(u64::MAX as u128) as u64
+}
+
 /// The plan for `us` (0 = sente) given the limits and the reserve `overhead` (ms), or `None`
 /// for an untimed search.
 pub fn plan(limits: &Limits, us: usize, overhead: u64) -> Option<TimePlan> {
@@ -54,23 +92,33 @@ pub fn plan(limits: &Limits, us: usize, overhead: u64) -> Option<TimePlan> {
     let inc = limits.inc[us];
     let remaining = limits.time[us].or(if byo > 0 { Some(0) } else { None })?;
     // What can be spent this move without losing on time.
-    let usable = (remaining + byo).saturating_sub(overhead).max(1);
+    let usable = remaining
+        .saturating_add(byo)
+        .saturating_sub(overhead)
+        .max(1);
     if remaining <= overhead && byo > 0 {
         // Byoyomi only: spend the period.
         let hard = usable.max(1);
-        let soft = hard * 9 / 10;
+        let soft = mul_div(hard, 9, 10);
         return Some(TimePlan {
             soft: Duration::from_millis(soft.max(1)),
             hard: Duration::from_millis(hard),
         });
     }
     let mtg = limits.movestogo.unwrap_or(TIME_MOVES_TO_GO).clamp(1, 40) as u64;
-    let base = remaining / mtg + inc * TIME_INC_PERCENT / 100 + byo * 9 / 10;
+    let base = (remaining / mtg)
+        .saturating_add(mul_div(inc, TIME_INC_PERCENT, 100))
+        .saturating_add(mul_div(byo, 9, 10));
     let soft = base.min(usable);
     // Never plan to use more than a fraction of the main time in one move (all of the
     // byoyomi period is fine).
-    let cap = (remaining.saturating_sub(overhead)) * 2 / 5 + byo.saturating_sub(overhead);
-    let hard = (soft * 4).min(cap.max(1)).min(usable).max(soft.min(usable));
+    let cap = mul_div(remaining.saturating_sub(overhead), 2, 5)
+        .saturating_add(byo.saturating_sub(overhead));
+    let hard = soft
+        .saturating_mul(4)
+        .min(cap.max(1))
+        .min(usable)
+        .max(soft.min(usable));
     Some(TimePlan {
         soft: Duration::from_millis(soft.max(1)),
         hard: Duration::from_millis(hard.max(1)),
@@ -152,6 +200,129 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn huge_clocks_saturate_instead_of_wrapping() {
+        // `go btime 18446744073709551615 ... byoyomi 1000` once wrapped `remaining + byo` to
+        // 999 ms. Every branch, with u64::MAX in every number it reads, must plan at least a
+        // day (and not panic).
+        const DAY: u64 = 86_400_000;
+        let max = u64::MAX;
+        let cases = [
+            (
+                "movetime",
+                Limits {
+                    movetime: Some(max),
+                    time: [Some(max), Some(max)],
+                    byoyomi: max,
+                    ..Default::default()
+                },
+            ),
+            (
+                "byoyomi only",
+                Limits {
+                    time: [Some(0), Some(0)],
+                    byoyomi: max,
+                    ..Default::default()
+                },
+            ),
+            (
+                "byoyomi on main time",
+                Limits {
+                    time: [Some(max), Some(max)],
+                    byoyomi: 1000,
+                    ..Default::default()
+                },
+            ),
+            (
+                "byoyomi and main time both huge",
+                Limits {
+                    time: [Some(max), Some(max)],
+                    byoyomi: max,
+                    ..Default::default()
+                },
+            ),
+            (
+                "Fischer",
+                Limits {
+                    time: [Some(max), Some(max)],
+                    inc: [max, max],
+                    ..Default::default()
+                },
+            ),
+            (
+                "Fischer, huge increment only",
+                Limits {
+                    time: [Some(1000), Some(1000)],
+                    inc: [max, max],
+                    ..Default::default()
+                },
+            ),
+            (
+                "sudden death",
+                Limits {
+                    time: [Some(max), Some(max)],
+                    ..Default::default()
+                },
+            ),
+            (
+                "movestogo",
+                Limits {
+                    time: [Some(max), Some(max)],
+                    inc: [max, max],
+                    movestogo: Some(1),
+                    ..Default::default()
+                },
+            ),
+        ];
+        for (name, l) in cases {
+            for overhead in [0, 50, max] {
+                let p = plan(&l, 0, overhead).unwrap();
+                assert!(p.soft <= p.hard, "{name}: {p:?}");
+                if overhead == max {
+                    // Nothing usable: the least possible plan, not a wrapped one.
+                    assert!(ms(p.hard) >= 1, "{name}: {p:?}");
+                } else if name == "Fischer, huge increment only" {
+                    // The increment comes after the move: the clock still bounds it.
+                    assert!(ms(p.hard) <= 1000 - overhead.min(999), "{name}: {p:?}");
+                } else {
+                    assert!(ms(p.hard) >= DAY, "{name}, overhead {overhead}: {p:?}");
+                    assert!(ms(p.soft) >= DAY / 40, "{name}, overhead {overhead}: {p:?}");
+                    // The stopping rule copes with such plans too.
+                    assert!(!p.should_stop_after_iteration(Duration::from_secs(1), 4.0, 1));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_soft_rule_scales_by_instability_and_single_moves() {
+        let p = TimePlan {
+            soft: Duration::from_millis(100),
+            hard: Duration::from_millis(400),
+        };
+        let at = Duration::from_millis;
+        // (One millisecond either side of each threshold: the rule computes in floating point.)
+        // Stable best move: stop at the soft time.
+        assert!(!p.should_stop_after_iteration(at(99), 0.0, 30));
+        assert!(p.should_stop_after_iteration(at(101), 0.0, 30));
+        // Two changes: 1.5 times the soft time.
+        assert!(!p.should_stop_after_iteration(at(149), 2.0, 30));
+        assert!(p.should_stop_after_iteration(at(151), 2.0, 30));
+        // At most twice the soft time however often it changed.
+        assert!(!p.should_stop_after_iteration(at(199), 100.0, 30));
+        assert!(p.should_stop_after_iteration(at(201), 100.0, 30));
+        // A single legal move: a fifth.
+        assert!(!p.should_stop_after_iteration(at(19), 0.0, 1));
+        assert!(p.should_stop_after_iteration(at(21), 0.0, 1));
+        // Never past the hard limit.
+        let tight = TimePlan {
+            soft: Duration::from_millis(300),
+            hard: Duration::from_millis(350),
+        };
+        assert!(tight.should_stop_after_iteration(at(350), 4.0, 30));
+        assert!(!tight.should_stop_after_iteration(at(349), 4.0, 30));
     }
 
     #[test]
