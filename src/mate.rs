@@ -748,7 +748,9 @@ impl Search<'_> {
                 self.aborted = true;
             }
         }
-        if self.nodes & 1023 == 1 {
+        // About every millisecond (a node costs a few microseconds): the root mate probe of a
+        // timed search must end close to its deadline.
+        if self.nodes & 255 == 1 {
             if self.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             }

@@ -66,7 +66,7 @@ pub const MATE1_TT_DEPTH_BONUS: i32 = 6;
 /// `ROOT_MATE_PROBE_TABLE_MB` MiB. An analysis search runs it before its first iteration; a
 /// timed search once, after the first iteration that scores at least
 /// `ROOT_MATE_PROBE_MIN_SCORE`, for at most 1/`ROOT_MATE_PROBE_TIME_DIVISOR` of the move's
-/// planned (soft) time.
+/// planned (soft) time and never past the hard limit.
 pub const ROOT_MATE_PROBE_NODES: u64 = 20_000;
 pub const ROOT_MATE_PROBE_MIN_SCORE: i32 = 500;
 pub const ROOT_MATE_PROBE_TIME_DIVISOR: u32 = 16;

@@ -590,15 +590,25 @@ impl Searcher {
             }
             if probe_allowed
                 && !probed
+                && !self.stopped
                 && (ROOT_MATE_PROBE_MIN_SCORE..MATE_BOUND).contains(&root_moves[0].score)
             {
                 probed = true;
-                let deadline = self
-                    .plan
-                    .map(|p| Instant::now() + p.soft / ROOT_MATE_PROBE_TIME_DIVISOR);
-                proven = self.root_mate_probe(history, &root_moves, deadline);
-                if proven.is_some() && !self.shared.pondering.load(Ordering::Relaxed) {
-                    break;
+                // The probe checks only its own deadline: it must end by the hard limit (issue
+                // 16), so it gets what is left of that at most, and does not start without it.
+                let pondering = self.shared.pondering.load(Ordering::Relaxed);
+                let budget = match self.plan {
+                    Some(p) => p.mate_probe_budget(self.clock_elapsed(), pondering),
+                    None => None,
+                };
+                if self.plan.is_none() || budget.is_some() {
+                    // A budget too large for the clock type means no deadline (the node limit
+                    // still holds).
+                    let deadline = budget.and_then(|b| Instant::now().checked_add(b));
+                    proven = self.root_mate_probe(history, &root_moves, deadline);
+                    if proven.is_some() && !self.shared.pondering.load(Ordering::Relaxed) {
+                        break;
+                    }
                 }
             }
             result.best = Some(root_moves[0].mv);

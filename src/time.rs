@@ -6,8 +6,9 @@
 //!   lost anyway.
 //! - sudden death / Fischer increment (and byoyomi on top of main time): a share of the
 //!   remaining time (`remaining / moves-to-go + the increment`), stretched when the best
-//!   move keeps changing and shortened when it is stable, never more than a safe fraction of
-//!   the clock.
+//!   move keeps changing and shortened when it is stable, never more than 2/5 of the main
+//!   time after the overhead (plus the byoyomi period), whatever the increment: the rest is
+//!   the reserve for a move that overruns its hard limit.
 //!
 //! The stopping rule between iterations ([`TimePlan::should_stop_after_iteration`]) is here
 //! too, so that every decision about time is in one file. The numbers come from the GUI:
@@ -15,8 +16,8 @@
 //! a few milliseconds).
 
 use crate::params::{
-    TIME_INC_PERCENT, TIME_INSTABILITY_MAX_CHANGES, TIME_INSTABILITY_PER_CHANGE, TIME_MOVES_TO_GO,
-    TIME_SINGLE_MOVE_FACTOR,
+    ROOT_MATE_PROBE_TIME_DIVISOR, TIME_INC_PERCENT, TIME_INSTABILITY_MAX_CHANGES,
+    TIME_INSTABILITY_PER_CHANGE, TIME_MOVES_TO_GO, TIME_SINGLE_MOVE_FACTOR,
 };
 use std::time::Duration;
 
@@ -72,6 +73,20 @@ impl TimePlan {
         let soft = self.soft.as_secs_f64() * instability * single;
         elapsed.as_secs_f64() >= soft.min(self.hard.as_secs_f64())
     }
+
+    /// How long the root mate probe may run when it starts `elapsed` (clock time) into the
+    /// move: its share of the soft time, but never past the hard limit (the probe checks no
+    /// clock but its own deadline); `None` when no time is left. While `pondering` the
+    /// limits do not run yet, and the share alone applies.
+    pub fn mate_probe_budget(&self, elapsed: Duration, pondering: bool) -> Option<Duration> {
+        let share = self.soft / ROOT_MATE_PROBE_TIME_DIVISOR;
+        let budget = if pondering {
+            share
+        } else {
+            share.min(self.hard.checked_sub(elapsed)?)
+        };
+        (!budget.is_zero()).then_some(budget)
+    }
 }
 
 /// `a * num / den`, rounded down, without overflow (saturating at `u64::MAX`); the same as
@@ -109,16 +124,16 @@ pub fn plan(limits: &Limits, us: usize, overhead: u64) -> Option<TimePlan> {
     let base = (remaining / mtg)
         .saturating_add(mul_div(inc, TIME_INC_PERCENT, 100))
         .saturating_add(mul_div(byo, 9, 10));
-    let soft = base.min(usable);
     // Never plan to use more than a fraction of the main time in one move (all of the
-    // byoyomi period is fine).
+    // byoyomi period is fine), whatever the increment: the increment arrives only after the
+    // move, so with a low clock a plan of the whole increment would be the whole clock. The
+    // rest of the main time is the reserve for a move that runs past its hard limit.
     let cap = mul_div(remaining.saturating_sub(overhead), 2, 5)
-        .saturating_add(byo.saturating_sub(overhead));
-    let hard = soft
-        .saturating_mul(4)
-        .min(cap.max(1))
-        .min(usable)
-        .max(soft.min(usable));
+        .saturating_add(byo.saturating_sub(overhead))
+        .max(1)
+        .min(usable);
+    let soft = base.min(cap);
+    let hard = soft.saturating_mul(4).min(cap);
     Some(TimePlan {
         soft: Duration::from_millis(soft.max(1)),
         hard: Duration::from_millis(hard.max(1)),
@@ -166,8 +181,10 @@ mod tests {
                 };
                 let p = plan(&l, 0, 50).unwrap();
                 assert!(ms(p.soft) <= ms(p.hard));
+                // At most 2/5 of the clock after the overhead, however large the increment
+                // (which comes only after the move).
                 assert!(
-                    ms(p.hard) <= (remaining + inc).saturating_sub(50).max(1),
+                    ms(p.hard) <= (remaining.saturating_sub(50) * 2 / 5).max(1),
                     "{remaining}+{inc}: {p:?}"
                 );
             }
@@ -197,6 +214,72 @@ mod tests {
                 clock = clock - used + 100;
                 if n == 40 {
                     assert!(clock < 500, "hoarding: {clock} ms left after 40 moves");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_move_that_overruns_its_hard_limit_does_not_flag() {
+        // Issue 16: at 1 s + 0.1 s a move used its whole allowance. The plan spent up to
+        // `remaining - overhead` whenever the increment share exceeded the clock: the clock
+        // settled at 150 ms with every move planned to 100 ms (hard = soft = usable), so a
+        // move that ran past its hard limit by the overhead (a late stop check, the root mate
+        // probe, a loaded machine, the GUI's lag) left 0 ms. Here every move runs to its hard
+        // limit plus the whole overhead, and the clock must stay clear of zero. (With an
+        // increment below the overrun nothing can absorb overruns for ever; not tested.)
+        for (start, inc) in [
+            (1000u64, 100u64),
+            (10_000, 100),
+            (300, 1000),
+            (60_000, 2000),
+        ] {
+            let mut clock = start;
+            let mut least = u64::MAX;
+            for n in 1..=200 {
+                let l = Limits {
+                    time: [Some(clock), Some(clock)],
+                    inc: [inc, inc],
+                    ..Default::default()
+                };
+                let p = plan(&l, 0, 50).unwrap();
+                let used = ms(p.hard) + 50;
+                assert!(
+                    used < clock,
+                    "{start}+{inc}, move {n}: {used} of {clock} ms"
+                );
+                least = least.min(clock - used);
+                clock = clock - used + inc;
+            }
+            // Even then a reserve is left, not a sliver.
+            assert!(least >= 50, "{start}+{inc}: least slack {least} ms");
+        }
+    }
+
+    #[test]
+    fn the_mate_probe_stays_inside_the_hard_limit() {
+        let p = TimePlan {
+            soft: Duration::from_millis(160),
+            hard: Duration::from_millis(400),
+        };
+        let at = Duration::from_millis;
+        assert_eq!(p.mate_probe_budget(at(0), false), Some(at(10)));
+        assert_eq!(p.mate_probe_budget(at(395), false), Some(at(5)));
+        assert_eq!(p.mate_probe_budget(at(400), false), None);
+        assert_eq!(p.mate_probe_budget(at(450), false), None);
+        // Pondering: the clock has not started, the share applies.
+        assert_eq!(p.mate_probe_budget(at(450), true), Some(at(10)));
+        // For every plan and every start, the probe ends by the hard limit.
+        for clock in (0..3000).step_by(7) {
+            let l = Limits {
+                time: [Some(clock), Some(clock)],
+                inc: [100, 100],
+                ..Default::default()
+            };
+            let p = plan(&l, 0, 50).unwrap();
+            for e in (0..ms(p.hard) + 5).step_by(3) {
+                if let Some(b) = p.mate_probe_budget(at(e), false) {
+                    assert!(at(e) + b <= p.hard, "{p:?} at {e} ms: {b:?}");
                 }
             }
         }
