@@ -14,7 +14,7 @@
 use crate::bitboard::Bitboard;
 use crate::eval::{capture_value, evaluate};
 use crate::game::{repetition_loser, SennichiteRule};
-use crate::mate::{MateLimits, MateResult, MateSolver};
+use crate::mate::{mate_in_one_of, MateLimits, MateResult, MateSolver};
 use crate::movegen::{self, gives_check, legal_moves, MoveList, NOISY};
 use crate::movepick::{
     self, history_bonus, history_index, is_noisy, update_history, CounterTable, HistoryTable,
@@ -1022,18 +1022,16 @@ impl Searcher {
         // the table (a searched node has seen its checks) and deep enough for the look to pay;
         // at depth 1 the quiescence search's checks find such mates anyway.
         if !in_check && depth >= MATE1_MIN_DEPTH && tt.is_none() && skip.is_none() {
-            for &m in moves.iter() {
-                if gives_check(&pos, m) && !movegen::has_legal_move(&pos.after(m)) {
-                    let s = MATE - ply as i32 - 1;
-                    let d = (depth + MATE1_TT_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
-                    self.tt
-                        .store(key, m, score_to_tt(s, ply), 0, d, Bound::Exact);
-                    if pv_node {
-                        self.pv[ply][0] = m;
-                        self.pv_len[ply] = 1;
-                    }
-                    return s;
+            if let (Some(m), _) = mate_in_one_of(&pos, moves.as_slice()) {
+                let s = MATE - ply as i32 - 1;
+                let d = (depth + MATE1_TT_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
+                self.tt
+                    .store(key, m, score_to_tt(s, ply), 0, d, Bound::Exact);
+                if pv_node {
+                    self.pv[ply][0] = m;
+                    self.pv_len[ply] = 1;
                 }
+                return s;
             }
         }
         self.order(&pos, &mut moves, tt_move, ply, true);

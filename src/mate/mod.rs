@@ -321,8 +321,17 @@ fn mate1(pos: &Position) -> (Option<Move>, u32) {
     }
     let mut list = MoveList::new();
     generate(pos, ALL, &mut list);
+    mate_in_one_of(pos, list.as_slice())
+}
+
+/// The first of `moves` (legal moves of `pos`, in the caller's order) that mates at once,
+/// and the number of checking moves among them up to it (all of them when none mates). The
+/// one mate-in-one test of the engine: the solver's (through [`mate_in_one`]) and the main
+/// search's at interior nodes, which already holds the node's legal moves.
+#[inline]
+pub fn mate_in_one_of(pos: &Position, moves: &[Move]) -> (Option<Move>, u32) {
     let mut n = 0;
-    for &m in list.iter() {
+    for &m in moves {
         if gives_check(pos, m) {
             n += 1;
             if !has_legal_move(&pos.after(m)) {
