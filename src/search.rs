@@ -13,7 +13,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::eval::{capture_value, evaluate};
-use crate::game::{repetition_loser, SennichiteRule};
+use crate::game::{RepetitionIndex, SennichiteRule};
 use crate::mate::{mate_in_one_of, MateLimits, MateResult, MateSolver};
 use crate::movegen::{self, gives_check, legal_moves, MoveList, NOISY};
 use crate::movepick::{
@@ -128,10 +128,16 @@ pub struct Searcher {
     /// Static evaluation of each ply of the current path (`-INFINITY` when in check).
     evals: [i32; MAX_PLY + 2],
     stack: Vec<Position>,
-    /// Keys and check flags of the game so far and the current search path.
+    /// Keys of the game so far and the current search path (the root at `root_index`).
     keys: Vec<u64>,
-    checks: Vec<bool>,
+    /// For each entry of `keys`: how many of it and the entries 2, 4, 6, ... before it are
+    /// positions not in check, so that "every move of one side in this cycle gave check" is
+    /// one subtraction (see `repetition_score`).
+    quiet: Vec<u32>,
     root_index: usize,
+    /// The game up to the root, indexed by key: the repetition test of a node looks its key
+    /// up here instead of scanning the game (issue 15: 200,000-ply games).
+    game: RepetitionIndex,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     nodes: u64,
@@ -234,8 +240,9 @@ impl Searcher {
             evals: [-INFINITY; MAX_PLY + 2],
             stack: vec![Position::startpos(); MAX_PLY + 2],
             keys: Vec::new(),
-            checks: Vec::new(),
+            quiet: Vec::new(),
             root_index: 0,
+            game: RepetitionIndex::default(),
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             nodes: 0,
@@ -419,9 +426,7 @@ impl Searcher {
         self.flushed = 0;
         self.stopped = false;
         let root = *history.last().expect("a game has a position");
-        self.keys = history.iter().map(|p| p.key()).collect();
-        self.checks = history.iter().map(|p| p.in_check()).collect();
-        self.root_index = self.keys.len() - 1;
+        self.set_game(history);
         self.stack[0] = root;
         self.killers = [[Move::NONE; 2]; MAX_PLY + 1];
         for side in self.history.iter_mut() {
@@ -464,15 +469,13 @@ impl Searcher {
         // A move that ends the game at once by a repetition we lose (perpetual check, or a
         // plain fourfold repetition under gote-wins as sente) is played only if every move
         // does; some GUIs even call such a move illegal.
-        let mut line = history.to_vec();
-        line.push(root);
         let us_color = root.side_to_move();
         let losing: Vec<Move> = root_moves
             .iter()
             .map(|rm| rm.mv)
             .filter(|&m| {
-                *line.last_mut().expect("pushed above") = root.after(m);
-                repetition_loser(&line, config.sennichite) == Some(us_color)
+                let after = self.game.repetition_after(&root.after(m));
+                after.loser(config.sennichite) == Some(us_color)
             })
             .collect();
         if losing.len() < root_moves.len() {
@@ -767,7 +770,7 @@ impl Searcher {
         let mut best = -INFINITY;
         self.nodes += 1;
         self.keys.truncate(self.root_index + 1);
-        self.checks.truncate(self.root_index + 1);
+        self.quiet.truncate(self.root_index + 1);
         #[allow(clippy::needless_range_loop)] // the body borrows self mutably
         for i in 0..root_moves.len() {
             let mv = root_moves[i].mv;
@@ -829,17 +832,54 @@ impl Searcher {
         best
     }
 
+    /// Takes `history` (oldest first, the root last) as the game before the search path.
+    fn set_game(&mut self, history: &[Position]) {
+        self.keys.clear();
+        self.quiet.clear();
+        self.game = RepetitionIndex::default();
+        for p in history {
+            // (`in_check` once per position: a game may be 200,000 plies long.)
+            let in_check = p.in_check();
+            self.push_entry(p.key(), in_check);
+            self.game.push_known(p.key(), p.side_to_move(), in_check);
+        }
+        self.root_index = self.keys.len().saturating_sub(1);
+    }
+
+    #[inline]
+    fn push_entry(&mut self, key: u64, in_check: bool) {
+        let n = self.keys.len();
+        let before = if n >= 2 { self.quiet[n - 2] } else { 0 };
+        self.keys.push(key);
+        self.quiet.push(before + !in_check as u32);
+    }
+
     #[inline]
     fn push_key(&mut self, ply: usize) {
         let p = &self.stack[ply];
-        self.keys.push(p.key());
-        self.checks.push(p.in_check());
+        let (key, in_check) = (p.key(), p.in_check());
+        self.push_entry(key, in_check);
     }
 
     #[inline]
     fn pop_key(&mut self) {
         self.keys.pop();
-        self.checks.pop();
+        self.quiet.pop();
+    }
+
+    /// The latest index `j <= n - 4` with `j` of the parity of `n` at which the position at
+    /// `n` (the end of `keys`) occurred before: the search path above the root is scanned (at
+    /// most `MAX_PLY` entries), the game up to the root is looked up in its index.
+    fn previous_occurrence(&self, n: usize) -> Option<usize> {
+        let key = self.keys[n];
+        let mut j = n.checked_sub(4)?;
+        while j > self.root_index {
+            if self.keys[j] == key {
+                return Some(j);
+            }
+            j = j.checked_sub(2)?;
+        }
+        self.game.latest(key, j, n % 2)
     }
 
     /// The score of the current node (side to move `us`) if its position occurred before in
@@ -850,29 +890,21 @@ impl Searcher {
         if n < 4 {
             return None;
         }
-        let key = self.keys[n];
-        let mut j = n - 4;
-        loop {
-            if self.keys[j] == key {
-                // The side that moved into n made the moves into n, n-2, ..., j+2; the side
-                // to move made those into n-1, ..., j+1.
-                let they_checked = (j + 2..=n).step_by(2).all(|i| self.checks[i]);
-                let we_checked = (j + 1..n).step_by(2).all(|i| self.checks[i]);
-                return Some(match (they_checked, we_checked) {
-                    (true, false) => REPETITION_WIN,
-                    (false, true) => -REPETITION_WIN,
-                    _ => match self.config.sennichite.winner() {
-                        None => 0,
-                        Some(c) if c == us => REPETITION_WIN,
-                        Some(_) => -REPETITION_WIN,
-                    },
-                });
-            }
-            if j < 2 {
-                return None;
-            }
-            j -= 2;
-        }
+        let j = self.previous_occurrence(n)?;
+        // The side that moved into n made the moves into n, n-2, ..., j+2; the side to move
+        // made those into n-1, ..., j+1. A side checked with all of them when none of those
+        // positions is quiet: the counts of quiet positions at the two ends are equal.
+        let they_checked = self.quiet[n] == self.quiet[j];
+        let we_checked = self.quiet[n - 1] == if j >= 1 { self.quiet[j - 1] } else { 0 };
+        Some(match (they_checked, we_checked) {
+            (true, false) => REPETITION_WIN,
+            (false, true) => -REPETITION_WIN,
+            _ => match self.config.sennichite.winner() {
+                None => 0,
+                Some(c) if c == us => REPETITION_WIN,
+                Some(_) => -REPETITION_WIN,
+            },
+        })
     }
 
     /// Orders `moves` in place for the node at `ply` (see [`movepick::order`]).
@@ -1360,9 +1392,7 @@ mod tests {
             Arc::new(|_: &str| {}),
         );
         s.stack[0] = pos;
-        s.keys = vec![pos.key()];
-        s.checks = vec![pos.in_check()];
-        s.root_index = 0;
+        s.set_game(&[pos]);
         s
     }
 
@@ -1422,5 +1452,190 @@ mod tests {
             assert!(score < MATE - 1, "{score}");
             assert!(tt.probe(pos.key()).is_none());
         }
+    }
+
+    /// `repetition_score` as it was before the game index (issue 15): a scan of the whole
+    /// game, the reference the index must agree with exactly.
+    fn scanned_repetition_score(
+        keys: &[u64],
+        checks: &[bool],
+        us: Color,
+        rule: SennichiteRule,
+    ) -> Option<i32> {
+        let n = keys.len() - 1;
+        if n < 4 {
+            return None;
+        }
+        let mut j = n - 4;
+        loop {
+            if keys[j] == keys[n] {
+                let they_checked = (j + 2..=n).step_by(2).all(|i| checks[i]);
+                let we_checked = (j + 1..n).step_by(2).all(|i| checks[i]);
+                return Some(match (they_checked, we_checked) {
+                    (true, false) => REPETITION_WIN,
+                    (false, true) => -REPETITION_WIN,
+                    _ => match rule.winner() {
+                        None => 0,
+                        Some(c) if c == us => REPETITION_WIN,
+                        Some(_) => -REPETITION_WIN,
+                    },
+                });
+            }
+            if j < 2 {
+                return None;
+            }
+            j -= 2;
+        }
+    }
+
+    /// A pseudo-random walk of `plies` from `start` among the first few legal moves (a small
+    /// world that repeats often), with a null move now and then when `nulls`.
+    fn walk(start: Position, plies: usize, seed: &mut u64, nulls: bool) -> Vec<Position> {
+        let mut line = vec![start];
+        let mut pos = start;
+        for _ in 0..plies {
+            *seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let r = (*seed >> 33) as usize;
+            let moves = legal_moves(&pos);
+            if nulls && r.is_multiple_of(5) && !pos.in_check() {
+                pos.do_null_move();
+            } else if moves.is_empty() {
+                break;
+            } else {
+                pos = pos.after(moves.as_slice()[r % moves.len().min(3)]);
+            }
+            line.push(pos);
+        }
+        line
+    }
+
+    #[test]
+    fn the_game_index_finds_what_the_scan_found() {
+        let tt = Arc::new(TranspositionTable::new(1));
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut found = [0usize; 3];
+        for sfen in [
+            "4k/2R2/5/5/K4 b - 1",
+            "4k/1r3/5/3G1/K4 b - 1",
+            "4k/5/2B2/5/K4 w - 1",
+        ] {
+            let start = Position::from_sfen(sfen).unwrap();
+            for rule in [SennichiteRule::Draw, SennichiteRule::GoteWins] {
+                for _ in 0..20 {
+                    // A game, then a search path (with null moves) from its last position.
+                    let game_len = (seed >> 40) as usize % 60;
+                    let history = walk(start, game_len, &mut seed, false);
+                    let root = *history.last().unwrap();
+                    let path = walk(root, 40, &mut seed, true);
+                    let mut s = searcher_at(root, &tt);
+                    s.config.sennichite = rule;
+                    s.set_game(&history);
+                    let mut keys: Vec<u64> = history.iter().map(|p| p.key()).collect();
+                    let mut checks: Vec<bool> = history.iter().map(|p| p.in_check()).collect();
+                    for (ply, p) in path.iter().enumerate().skip(1).take(MAX_PLY) {
+                        s.stack[ply] = *p;
+                        s.push_key(ply);
+                        keys.push(p.key());
+                        checks.push(p.in_check());
+                        let us = p.side_to_move();
+                        let want = scanned_repetition_score(&keys, &checks, us, rule);
+                        assert_eq!(s.repetition_score(us), want, "{sfen} {history:?} {ply}");
+                        found[match want {
+                            None => 0,
+                            Some(0) => 1,
+                            Some(_) => 2,
+                        }] += 1;
+                    }
+                }
+            }
+        }
+        // The walks met repetitions of both kinds, not only fresh positions.
+        assert!(found.iter().all(|&n| n > 0), "{found:?}");
+    }
+
+    #[test]
+    fn a_long_cycle_game_searches_like_a_short_one() {
+        // Issue 15: a game of 200,000 plies made every node scan the game. The same cycle
+        // played 4 times (every position of it already occurred three times) or 50,000 times
+        // gives every node the same repetition verdict, hence the same search.
+        let rook = Position::from_sfen("4k/2R2/5/5/K4 b - 1").unwrap();
+        let perpetual = ["3b3a", "1a1b", "3a3b", "1b1a"];
+        let quiet = ["5e4d", "1a2b", "4d5e", "2b1a"];
+        for (start, cycle) in [(rook, perpetual), (Position::startpos(), quiet)] {
+            let game = |times: usize| {
+                let mut line = vec![start];
+                for m in cycle.iter().cycle().take(4 * times) {
+                    let last = *line.last().unwrap();
+                    let mv = crate::notation::parse_move(&last, m).unwrap();
+                    line.push(last.after(mv));
+                }
+                line
+            };
+            let limits = Limits {
+                depth: Some(6),
+                ..Default::default()
+            };
+            let config = SearchConfig {
+                mate_probe: false,
+                ..Default::default()
+            };
+            let search = |history: &[Position]| {
+                let tt = Arc::new(TranspositionTable::new(1));
+                let mut s = searcher_at(start, &tt);
+                let r = s.think(history, &limits, &[], &config);
+                (r.best, r.score, r.depth, r.nodes)
+            };
+            let short = search(&game(4));
+            let long = search(&game(50_000));
+            assert_eq!(long, short);
+        }
+    }
+
+    /// Measures nodes per second at depth 14 on the start position and at the end of a
+    /// 200,000-ply cycle game (issue 15). Release only: `cargo test --release -- --ignored
+    /// long_game_nps --nocapture`.
+    #[test]
+    #[ignore]
+    fn long_game_nps() {
+        let cycle = ["5e4d", "1a2b", "4d5e", "2b1a"];
+        let mut history = vec![Position::startpos()];
+        for m in cycle.iter().cycle().take(200_000) {
+            let last = *history.last().unwrap();
+            let mv = crate::notation::parse_move(&last, m).unwrap();
+            history.push(last.after(mv));
+        }
+        let limits = Limits {
+            depth: Some(14),
+            ..Default::default()
+        };
+        let config = SearchConfig {
+            mate_probe: false,
+            ..Default::default()
+        };
+        let nps = |history: &[Position]| {
+            let tt = Arc::new(TranspositionTable::new(16));
+            let mut s = searcher_at(Position::startpos(), &tt);
+            let started = Instant::now();
+            let r = s.think(history, &limits, &[], &config);
+            let secs = started.elapsed().as_secs_f64();
+            (r.nodes, r.nodes as f64 / secs)
+        };
+        let (short_nodes, short) = nps(&history[..1]);
+        let (long_nodes, long) = nps(&history);
+        println!("start position: {short_nodes} nodes, {short:.0} nps");
+        println!("after 200,000 plies: {long_nodes} nodes, {long:.0} nps");
+        // The setup (indexing the game) is in the long figure; before the index it was 70
+        // times slower. A loose bound: the machine may be shared.
+        assert!(long > short / 4.0, "{long:.0} nps against {short:.0}");
+        let started = Instant::now();
+        let depth1 = Limits {
+            depth: Some(1),
+            ..Default::default()
+        };
+        let tt = Arc::new(TranspositionTable::new(16));
+        searcher_at(Position::startpos(), &tt).think(&history, &depth1, &[], &config);
+        println!("depth 1 after 200,000 plies: {:?}", started.elapsed());
     }
 }

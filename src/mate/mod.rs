@@ -65,7 +65,7 @@ mod table;
 use crate::movegen::{count_legal, generate, gives_check, has_legal_move, MoveList, ALL};
 use crate::position::Position;
 use crate::types::{Color, Move};
-use std::collections::{HashMap, HashSet};
+use crate::zobrist::KeyMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use table::{Ident, Probe, Table};
@@ -249,14 +249,15 @@ impl MateSolver {
         let Some(root) = history.last() else {
             return MateResult::NoMate;
         };
-        let mut counts: HashMap<u64, u32> = HashMap::new();
+        // (Once per solve, but a game may be 200,000 plies long: a cheap hash.)
+        let mut counts: KeyMap<u32> = KeyMap::default();
         for p in history {
             *counts.entry(p.key()).or_default() += 1;
         }
-        let banned: HashSet<u64> = counts
+        let banned: KeyMap<()> = counts
             .into_iter()
             .filter(|&(_, n)| n >= 3)
-            .map(|(k, _)| k)
+            .map(|(k, _)| (k, ()))
             .collect();
         // Domination would carry results to positions of other hands, which the history may
         // forbid; without such positions it is sound.
@@ -388,7 +389,7 @@ struct Search<'a> {
     /// Keys of the positions from the root to the current node.
     path: Vec<u64>,
     /// Positions that already occurred three times in the game.
-    banned: &'a HashSet<u64>,
+    banned: &'a KeyMap<()>,
 }
 
 impl Search<'_> {
@@ -471,7 +472,7 @@ impl Search<'_> {
         let key = pos.key();
         let fin = if let Some(i) = self.path.iter().position(|&k| k == key) {
             Some(Val::repetition(i as u16))
-        } else if self.banned.contains(&key) {
+        } else if self.banned.contains_key(&key) {
             Some(Val::disproved(0))
         } else {
             None
