@@ -32,6 +32,9 @@ pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 /// Deepest perft the engine runs (deeper ones would take days).
 pub const MAX_PERFT_DEPTH: u32 = 12;
 
+/// Search threads per hardware thread at most (see [`Engine::search_threads`]).
+pub const THREADS_PER_CPU: usize = 8;
+
 /// Hash table of the mate solver (`go mate`), at most this many megabytes.
 const MATE_HASH_MAX_MB: usize = 1024;
 
@@ -147,7 +150,29 @@ impl Engine {
             return self.resize_hash(mb as usize);
         }
         self.options.store(spec.id, v);
+        if spec.id == OptionId::Threads {
+            // Make the helpers now rather than when the next `go` has started its clock.
+            self.reap();
+            let threads = self.search_threads();
+            if let Some(pool) = self.pool.as_mut() {
+                pool.helpers.truncate(threads - 1);
+                while pool.helpers.len() + 1 < threads {
+                    pool.helpers
+                        .push(Searcher::new(self.tt.clone(), self.shared.clone()));
+                }
+            }
+        }
         Ok(())
+    }
+
+    /// How many threads a search uses: `Threads`, but at most [`THREADS_PER_CPU`] per hardware
+    /// thread of this machine. Far more threads than cores only slow each other down, and
+    /// with hundreds per core even the thread that keeps the clock waits too long for a turn.
+    pub fn search_threads(&self) -> usize {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        self.options
+            .threads
+            .clamp(1, cpus.saturating_mul(THREADS_PER_CPU))
     }
 
     /// The sennichite rule of the UCI dialect's tools (cutechess, Fairy-Stockfish) is that a
@@ -310,7 +335,7 @@ impl Engine {
         });
         pool.main.set_tt(self.tt.clone());
         pool.main.set_sink(Some(sink.clone()));
-        let threads = self.options.threads.max(1);
+        let threads = self.search_threads();
         pool.helpers.truncate(threads - 1);
         while pool.helpers.len() + 1 < threads {
             pool.helpers

@@ -6,11 +6,16 @@
 //!   that gave check with every one of its moves since the first of those four occurrences
 //!   loses; otherwise [`SennichiteRule`] decides (draw, or gote wins);
 //! - with a move limit, the game is drawn once that many plies have been played.
+//!
+//! [`RepetitionIndex`] answers the repetition questions without scanning the game, so that
+//! playing, judging and searching a game of 200,000 plies costs what a short one does (issue
+//! 15); [`repetition`] is the plain scan it must agree with.
 
 use crate::movegen;
 use crate::notation::{self, IllegalMove, MoveError, UsiMove};
 use crate::position::{Position, SfenError};
 use crate::types::{Color, Move, PieceKind};
+use crate::zobrist::KeyMap;
 use std::fmt;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -118,13 +123,179 @@ pub fn repetition(positions: &[Position]) -> Repetition {
     Repetition::Fourfold { checker }
 }
 
+impl Repetition {
+    /// The side that loses by it under `rule`, or `None` if it is no repetition or a draw.
+    pub fn loser(self, rule: SennichiteRule) -> Option<Color> {
+        match self {
+            Repetition::None => None,
+            Repetition::Fourfold { checker: Some(c) } => Some(c),
+            Repetition::Fourfold { checker: None } => rule.winner().map(|w| !w),
+        }
+    }
+}
+
 /// The side that loses by sennichite if the game ends with `positions` (the last one being a
 /// fourfold repetition), or `None` if it is no repetition or a draw.
 pub fn repetition_loser(positions: &[Position], rule: SennichiteRule) -> Option<Color> {
-    match repetition(positions) {
-        Repetition::None => None,
-        Repetition::Fourfold { checker: Some(c) } => Some(c),
-        Repetition::Fourfold { checker: None } => rule.winner().map(|w| !w),
+    repetition(positions).loser(rule)
+}
+
+/// The keys of a game's positions (oldest first) indexed for repetition questions: where each
+/// key occurred, and per side prefix counts of the moves that gave no check, so that
+/// [`RepetitionIndex::repetition`] and the rest cost a hash lookup, not a scan of the game.
+#[derive(Clone, Debug)]
+pub struct RepetitionIndex {
+    keys: Vec<u64>,
+    /// The side to move of each position.
+    sides: Vec<Color>,
+    /// Indices of each key, ascending.
+    at: KeyMap<Vec<u32>>,
+    /// `quiet[c][i]`: how many of the positions `1..i` were reached by a move of side `c` that
+    /// gave no check (`len() + 1` entries per side).
+    quiet: [Vec<u32>; 2],
+}
+
+impl Default for RepetitionIndex {
+    /// No positions yet.
+    fn default() -> RepetitionIndex {
+        RepetitionIndex {
+            keys: Vec::new(),
+            sides: Vec::new(),
+            at: KeyMap::default(),
+            quiet: [vec![0], vec![0]],
+        }
+    }
+}
+
+impl RepetitionIndex {
+    pub fn new(positions: &[Position]) -> RepetitionIndex {
+        let mut index = RepetitionIndex::default();
+        index.keys.reserve(positions.len());
+        index.sides.reserve(positions.len());
+        for p in positions {
+            index.push(p);
+        }
+        index
+    }
+
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The key of the position at `i`.
+    pub fn key(&self, i: usize) -> u64 {
+        self.keys[i]
+    }
+
+    /// The side that moved into a position that comes after the last one, and whether that
+    /// move gave no check (the position is not in check); `None` for the first position.
+    fn quiet_move_into(&self, in_check: bool) -> Option<(Color, bool)> {
+        self.sides.last().map(|&mover| (mover, !in_check))
+    }
+
+    /// Appends the next position of the game.
+    pub fn push(&mut self, pos: &Position) {
+        self.push_known(pos.key(), pos.side_to_move(), pos.in_check());
+    }
+
+    /// [`RepetitionIndex::push`] for a caller that already knows the position's key, side to
+    /// move and whether it is in check.
+    pub fn push_known(&mut self, key: u64, side: Color, in_check: bool) {
+        let moved = self.quiet_move_into(in_check);
+        for c in Color::BOTH {
+            let last = self.quiet[c.index()].last().copied().unwrap_or(0);
+            let add = moved.is_some_and(|(mover, quiet)| mover == c && quiet);
+            self.quiet[c.index()].push(last + add as u32);
+        }
+        self.at.entry(key).or_default().push(self.keys.len() as u32);
+        self.keys.push(key);
+        self.sides.push(side);
+    }
+
+    /// Removes the last position (a move taken back).
+    pub fn pop(&mut self) {
+        let Some(key) = self.keys.pop() else {
+            return;
+        };
+        self.sides.pop();
+        for q in self.quiet.iter_mut() {
+            q.pop();
+        }
+        if let Some(list) = self.at.get_mut(&key) {
+            list.pop();
+            if list.is_empty() {
+                self.at.remove(&key);
+            }
+        }
+    }
+
+    /// How many times `key` occurs.
+    pub fn occurrences(&self, key: u64) -> usize {
+        self.at.get(&key).map_or(0, Vec::len)
+    }
+
+    /// The latest index `j <= limit` with `j % 2 == parity` at which `key` occurs. (In a game
+    /// a key keeps its side to move, so all its indices have one parity and this is a binary
+    /// search; the step back over the other parity is for the search's null moves only.)
+    pub fn latest(&self, key: u64, limit: usize, parity: usize) -> Option<usize> {
+        let list = self.at.get(&key)?;
+        let end = list.partition_point(|&i| i as usize <= limit);
+        list[..end]
+            .iter()
+            .rev()
+            .map(|&i| i as usize)
+            .find(|i| i % 2 == parity)
+    }
+
+    /// How a repetition of the last position stands (as [`repetition`] of the positions).
+    pub fn repetition(&self) -> Repetition {
+        let Some(n) = self.keys.len().checked_sub(1) else {
+            return Repetition::None;
+        };
+        let Some(same) = self.at.get(&self.keys[n]) else {
+            return Repetition::None;
+        };
+        if same.len() < 4 {
+            return Repetition::None;
+        }
+        let first = same[same.len() - 4] as usize;
+        let quiet = |c: Color| self.quiet[c.index()][n + 1] - self.quiet[c.index()][first + 1];
+        Repetition::Fourfold {
+            checker: Self::checker(quiet(Color::Black), quiet(Color::White)),
+        }
+    }
+
+    /// How a repetition would stand with `next` appended (without appending it).
+    pub fn repetition_after(&self, next: &Position) -> Repetition {
+        let n = self.keys.len();
+        let same = self.at.get(&next.key()).map_or(&[][..], Vec::as_slice);
+        if same.len() < 3 {
+            return Repetition::None;
+        }
+        let first = same[same.len() - 3] as usize;
+        let moved = self.quiet_move_into(next.in_check());
+        let quiet = |c: Color| {
+            let q = &self.quiet[c.index()];
+            let last = moved.is_some_and(|(mover, quiet)| mover == c && quiet);
+            q[n] - q[first + 1] + last as u32
+        };
+        Repetition::Fourfold {
+            checker: Self::checker(quiet(Color::Black), quiet(Color::White)),
+        }
+    }
+
+    /// The side that checked with all its moves of the cycle, from each side's count of quiet
+    /// moves in it.
+    fn checker(black_quiet: u32, white_quiet: u32) -> Option<Color> {
+        match (black_quiet == 0, white_quiet == 0) {
+            (true, false) => Some(Color::Black),
+            (false, true) => Some(Color::White),
+            _ => None,
+        }
     }
 }
 
@@ -169,6 +340,8 @@ impl std::error::Error for PositionError {}
 pub struct Game {
     positions: Vec<Position>,
     moves: Vec<Move>,
+    /// The positions' keys, for repetitions without a scan of the game.
+    index: RepetitionIndex,
 }
 
 impl Game {
@@ -176,6 +349,7 @@ impl Game {
         Game {
             positions: vec![start],
             moves: Vec::new(),
+            index: RepetitionIndex::new(&[start]),
         }
     }
 
@@ -224,6 +398,7 @@ impl Game {
         }
         let next = self.current().after(m);
         self.positions.push(next);
+        self.index.push(&next);
         self.moves.push(m);
         Ok(())
     }
@@ -287,6 +462,7 @@ impl Game {
     pub fn undo(&mut self) -> bool {
         if self.moves.pop().is_some() {
             self.positions.pop();
+            self.index.pop();
             true
         } else {
             false
@@ -295,12 +471,11 @@ impl Game {
 
     /// How many times the current position has occurred (including now).
     pub fn occurrences(&self) -> usize {
-        let key = self.current().key();
-        self.positions.iter().filter(|p| p.key() == key).count()
+        self.index.occurrences(self.current().key())
     }
 
     pub fn repetition(&self) -> Repetition {
-        repetition(&self.positions)
+        self.index.repetition()
     }
 
     /// The result if the game is over in the current position.
@@ -335,5 +510,120 @@ impl Game {
             });
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The game of `start` and the USI moves `cycle` played `times` times.
+    fn cycle_game(start: Position, cycle: &[&str], times: usize) -> Game {
+        let mut game = Game::new(start);
+        for _ in 0..times {
+            for m in cycle {
+                game.play_usi(m).expect("a legal cycle");
+            }
+        }
+        game
+    }
+
+    /// Every answer of the index against the plain scan, for the game's current position and
+    /// for every move from it.
+    fn agree(game: &Game) {
+        let positions = game.positions();
+        assert_eq!(
+            game.repetition(),
+            repetition(positions),
+            "{:?}",
+            game.moves()
+        );
+        let key = game.current().key();
+        let scanned = positions.iter().filter(|p| p.key() == key).count();
+        assert_eq!(game.occurrences(), scanned);
+        let mut line = positions.to_vec();
+        line.push(*game.current());
+        for &m in movegen::legal_moves(game.current()).iter() {
+            let next = game.current().after(m);
+            *line.last_mut().expect("pushed") = next;
+            assert_eq!(game.index.repetition_after(&next), repetition(&line), "{m}");
+        }
+    }
+
+    #[test]
+    fn the_index_agrees_with_the_scan_on_random_walks() {
+        // Few men on the board, so that a random walk comes back to its positions often, with
+        // and without checks; moves are taken back now and then.
+        for sfen in [
+            "4k/2R2/5/5/K4 b - 1",
+            "4k/p1R2/5/5/K4 b - 1",
+            "4k/5/2B2/5/K4 w - 1",
+            "4k/1r3/5/3G1/K4 b - 1",
+        ] {
+            let mut game = Game::from_sfen(sfen).expect("a valid SFEN");
+            let mut seed = 0x2545_f491_4f6c_dd1du64;
+            let mut fourfold = 0;
+            for _ in 0..400 {
+                agree(&game);
+                if game.repetition() != Repetition::None {
+                    fourfold += 1;
+                }
+                seed = seed
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                let r = (seed >> 33) as usize;
+                let moves = movegen::legal_moves(game.current());
+                if moves.is_empty() || r.is_multiple_of(7) {
+                    game.undo();
+                    continue;
+                }
+                // Among the first few moves only: a small world, visited again and again.
+                let m = moves.as_slice()[r % moves.len().min(3)];
+                game.play(m).expect("a legal move");
+            }
+            assert!(fourfold > 0, "{sfen}: the walk never repeated four times");
+        }
+    }
+
+    #[test]
+    fn a_long_cycle_game_judges_like_a_short_one() {
+        // Sente's rook checks, gote's king steps away and back: perpetual check by sente. And
+        // the kings of the start position stepping out and back: a plain repetition.
+        let rook = Position::from_sfen("4k/2R2/5/5/K4 b - 1").expect("a valid SFEN");
+        let perpetual = ["3b3a", "1a1b", "3a3b", "1b1a"];
+        let quiet = ["5e4d", "1a2b", "4d5e", "2b1a"];
+        for (start, cycle) in [(rook, perpetual), (Position::startpos(), quiet)] {
+            let short = cycle_game(start, &cycle, 3);
+            // 200,000 plies: every move costs the same however long the game (issue 15).
+            let started = std::time::Instant::now();
+            let long = cycle_game(start, &cycle, 50_000);
+            let built = started.elapsed();
+            assert_eq!(long.moves().len(), 200_000);
+            assert_eq!(long.repetition(), short.repetition());
+            assert_ne!(long.repetition(), Repetition::None);
+            assert_eq!(long.occurrences(), 50_001);
+            for rules in [
+                GameRules::default(),
+                GameRules {
+                    sennichite: SennichiteRule::GoteWins,
+                    max_plies: 0,
+                },
+            ] {
+                assert_eq!(long.result(rules), short.result(rules));
+            }
+            // Generous for a debug build on a busy machine; a scan per move took minutes.
+            assert!(built.as_secs() < 20, "{built:?}");
+            // Ply by ply through five cycles, the index agrees with the scan; and taking
+            // moves back keeps it right.
+            let mut g = Game::new(start);
+            for m in cycle.iter().cycle().take(20) {
+                agree(&g);
+                g.play_usi(m).expect("a legal cycle");
+            }
+            for _ in 0..6 {
+                agree(&g);
+                g.undo();
+            }
+        }
     }
 }

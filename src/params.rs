@@ -66,7 +66,7 @@ pub const MATE1_TT_DEPTH_BONUS: i32 = 6;
 /// `ROOT_MATE_PROBE_TABLE_MB` MiB. An analysis search runs it before its first iteration; a
 /// timed search once, after the first iteration that scores at least
 /// `ROOT_MATE_PROBE_MIN_SCORE`, for at most 1/`ROOT_MATE_PROBE_TIME_DIVISOR` of the move's
-/// planned (soft) time.
+/// planned (soft) time and never past the hard limit.
 pub const ROOT_MATE_PROBE_NODES: u64 = 20_000;
 pub const ROOT_MATE_PROBE_MIN_SCORE: i32 = 500;
 pub const ROOT_MATE_PROBE_TIME_DIVISOR: u32 = 16;
@@ -76,6 +76,13 @@ pub const ROOT_MATE_PROBE_TABLE_MB: usize = 4;
 /// no `movestogo`) plus `TIME_INC_PERCENT`% of the increment per move.
 pub const TIME_MOVES_TO_GO: u32 = 20;
 pub const TIME_INC_PERCENT: u64 = 100;
+/// After each iteration the search stops once it has used the soft time, scaled: by
+/// `1 + TIME_INSTABILITY_PER_CHANGE * changes` where `changes` counts the changes of the best
+/// move (halved after every iteration, at most `TIME_INSTABILITY_MAX_CHANGES`), and by
+/// `TIME_SINGLE_MOVE_FACTOR` when there is only one legal move. Never beyond the hard limit.
+pub const TIME_INSTABILITY_PER_CHANGE: f64 = 0.25;
+pub const TIME_INSTABILITY_MAX_CHANGES: f64 = 4.0;
+pub const TIME_SINGLE_MOVE_FACTOR: f64 = 0.2;
 
 /// Quiescence delta pruning margin.
 pub const DELTA_MARGIN: i32 = 150;
@@ -114,3 +121,22 @@ pub const SKILL_LOSS_PER_LEVEL: i32 = 30;
 /// Softmax temperature of the pick (evaluation units): base + per level below 19.
 pub const SKILL_TEMPERATURE_BASE: i32 = 15;
 pub const SKILL_TEMPERATURE_PER_LEVEL: i32 = 12;
+
+/// Move ordering (see `movepick.rs`): sort scores by class, highest first. The classes are
+/// spaced so that no score of a lower class reaches a higher one: the hash move; captures and
+/// promotions that do not lose material (`ORDER_GOOD_NOISY` plus `ORDER_VICTIM_SCALE` times
+/// the victim's value and the promotion bonus, less the attacker's kind index); the killers
+/// and the counter move around `ORDER_KILLER`; captures and promotions that lose material
+/// (`ORDER_BAD_NOISY` plus the same terms); quiet moves and drops by history (within
+/// `HISTORY_MAX`).
+pub const ORDER_TT_MOVE: i32 = 1 << 30;
+pub const ORDER_GOOD_NOISY: i32 = 1 << 24;
+pub const ORDER_KILLER: i32 = 1 << 23;
+pub const ORDER_BAD_NOISY: i32 = 1 << 20;
+pub const ORDER_VICTIM_SCALE: i32 = 16;
+/// A promotion counts as a capture of this value (scaled like a victim).
+pub const ORDER_PROMOTION_BONUS: i32 = 300;
+
+/// History bonus of a move that caused a cutoff at depth d: `HISTORY_BONUS_SCALE * d * d`,
+/// at most `HISTORY_MAX / 4` (the other quiet moves tried get the same as a malus).
+pub const HISTORY_BONUS_SCALE: i32 = 8;

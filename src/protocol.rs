@@ -10,7 +10,7 @@ use crate::engine::{Engine, GoRequest, MateLimit};
 use crate::event::{sanitize, Event, Sink};
 use crate::game::{Game, PositionError, SennichiteRule};
 use crate::notation::{MoveError, UsiMove};
-use crate::options::{parse_integer, Dialect, OPTIONS};
+use crate::options::{self, parse_integer, Dialect, OptionId, OPTIONS};
 use crate::position::Position;
 use crate::types::Move;
 use crate::{eval, uci, usi};
@@ -662,11 +662,20 @@ impl Session {
                 });
             }
             Command::IsReady => self.out.say("readyok"),
-            Command::SetOption { name, value } => {
-                if let Err(e) = self.engine.set_option(&name, &value) {
-                    self.info(&format!("setoption {}: {e}", sanitize(&name, 40)));
+            Command::SetOption { name, value } => match self.engine.set_option(&name, &value) {
+                Err(e) => self.info(&format!("setoption {}: {e}", sanitize(&name, 40))),
+                Ok(()) => {
+                    let (asked, used) =
+                        (self.engine.options().threads, self.engine.search_threads());
+                    if used < asked && options::find(&name).map(|o| o.id) == Some(OptionId::Threads)
+                    {
+                        self.info(&format!(
+                            "Threads {asked}: searching with {used}, {} per hardware thread of this machine",
+                            crate::engine::THREADS_PER_CPU
+                        ));
+                    }
                 }
-            }
+            },
             Command::NewGame => self.engine.new_game(),
             Command::Position { start, moves } => match Game::from_moves(start, &moves) {
                 Ok(game) => self.engine.set_game(game),

@@ -14,12 +14,18 @@
 use crate::bitboard::Bitboard;
 use crate::eval::{capture_value, evaluate};
 use crate::event::{Event, Score, SearchInfo, Sink};
-use crate::game::{repetition_loser, SennichiteRule};
-use crate::mate::{MateLimits, MateResult, MateSolver};
+use crate::game::{RepetitionIndex, SennichiteRule};
+use crate::mate::{mate_in_one_of, MateLimits, MateResult, MateSolver};
 use crate::movegen::{self, gives_check, legal_moves, MoveList, NOISY};
+use crate::movepick::{
+    self, history_bonus, history_index, is_noisy, update_history, CounterTable, HistoryTable,
+    OrderHints,
+};
 use crate::params::*;
 use crate::position::Position;
 use crate::see::see_ge;
+// Skill levels live in their own module; re-exported for code that names them from here.
+pub use crate::skill::{skill_pick, splitmix64, strength_to_skill_level, SkillLimits};
 use crate::time::{self, Limits, TimePlan};
 use crate::tt::{Bound, TranspositionTable};
 use crate::types::{Color, Move};
@@ -172,25 +178,30 @@ pub struct Searcher {
     config: SearchConfig,
     /// Where the main thread reports (`None`: silent, as for helpers and bench).
     sink: Option<Sink>,
-    /// history[color][kind (0..10) or 10 + dropped kind][to]
-    history: Box<[[[i32; 25]; 15]; 2]>,
+    /// See [`HistoryTable`].
+    history: Box<HistoryTable>,
     killers: [[Move; 2]; MAX_PLY + 1],
     /// The move a singular-extension search leaves out at this ply.
     skip_move: [Move; MAX_PLY + 1],
     /// Depth of the current iteration (singular extensions stop at twice this ply).
     root_depth: i32,
-    /// counter[color][history index of the previous move][its destination]: the reply that
-    /// last refuted it.
-    counter: Box<[[[Move; 25]; 15]; 2]>,
+    /// See [`CounterTable`].
+    counter: Box<CounterTable>,
     /// The move that led to each ply, with the history index of the man that made it.
     path: [(Move, usize); MAX_PLY + 2],
     /// Static evaluation of each ply of the current path (`-INFINITY` when in check).
     evals: [i32; MAX_PLY + 2],
     stack: Vec<Position>,
-    /// Keys and check flags of the game so far and the current search path.
+    /// Keys of the game so far and the current search path (the root at `root_index`).
     keys: Vec<u64>,
-    checks: Vec<bool>,
+    /// For each entry of `keys`: how many of it and the entries 2, 4, 6, ... before it are
+    /// positions not in check, so that "every move of one side in this cycle gave check" is
+    /// one subtraction (see `repetition_score`).
+    quiet: Vec<u32>,
     root_index: usize,
+    /// The game up to the root, indexed by key: the repetition test of a node looks its key
+    /// up here instead of scanning the game (issue 15: 200,000-ply games).
+    game: RepetitionIndex,
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     nodes: u64,
@@ -260,91 +271,6 @@ pub fn helper_skips(thread: usize, depth: i32) -> bool {
     ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
 }
 
-/// What a skill level below `SKILL_FULL` allows (see `docs/skill.md`): the search stops after
-/// the iteration at `depth`, or after the first complete iteration that has used `nodes`;
-/// `multipv` lines are searched and one of them is picked at random, never one that scores
-/// more than `max_loss` below the best, with a probability proportional to
-/// `exp(-(best - score) / temperature)`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct SkillLimits {
-    pub depth: i32,
-    pub nodes: u64,
-    pub multipv: usize,
-    pub max_loss: i32,
-    pub temperature: i32,
-}
-
-impl SkillLimits {
-    /// The limits of `level` (values above `SKILL_FULL - 1` give those of `SKILL_FULL - 1`).
-    pub fn for_level(level: u8) -> SkillLimits {
-        let l = (level as usize).min(SKILL_FULL as usize - 1);
-        let weakness = (SKILL_FULL as i32 - 1) - l as i32;
-        SkillLimits {
-            depth: SKILL_DEPTH[l],
-            nodes: SKILL_NODES[l],
-            multipv: SKILL_MULTIPV,
-            max_loss: SKILL_LOSS_BASE + SKILL_LOSS_PER_LEVEL * weakness,
-            temperature: SKILL_TEMPERATURE_BASE + SKILL_TEMPERATURE_PER_LEVEL * weakness,
-        }
-    }
-}
-
-/// The skill level of a USI strength grade: -20 ..= -1 are 20 kyu .. 1 kyu (0 reads as 1
-/// kyu), 1 ..= 5 are 1 .. 5 dan; values outside clamp. The 25 grades spread evenly over the
-/// levels 0 ..= `SKILL_FULL - 1` (full strength is not a grade).
-pub fn strength_to_skill_level(strength: i32) -> u8 {
-    let s = strength.clamp(-20, 5);
-    let grade = if s <= 0 { 20 + s.min(-1) } else { 19 + s }; // 0 ..= 24
-    let top = SKILL_FULL as i32 - 1;
-    ((grade * top + 12) / 24) as u8
-}
-
-/// SplitMix64: the skill level's random numbers (a pure function of the seed).
-pub fn splitmix64(seed: u64) -> u64 {
-    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// The index of the move played at `level` among root moves scored `scores` (the lines of a
-/// MultiPV search, any order): moves more than `max_loss` below the best are never chosen; the
-/// others with probability proportional to `exp(-(best - score) / temperature)`, drawn from
-/// `seed`. Equal inputs give equal picks.
-pub fn skill_pick(scores: &[i32], level: u8, seed: u64) -> usize {
-    let Some(&top) = scores.iter().max() else {
-        return 0;
-    };
-    let limits = SkillLimits::for_level(level);
-    let weights: Vec<f64> = scores
-        .iter()
-        .map(|&s| {
-            let loss = (top - s) as f64;
-            if loss > limits.max_loss as f64 {
-                0.0
-            } else {
-                (-loss / limits.temperature.max(1) as f64).exp()
-            }
-        })
-        .collect();
-    let total: f64 = weights.iter().sum();
-    // 53 random bits as a fraction in [0, 1).
-    let r = (splitmix64(seed) >> 11) as f64 / (1u64 << 53) as f64 * total;
-    let mut acc = 0.0;
-    let mut last = 0;
-    for (i, &w) in weights.iter().enumerate() {
-        if w == 0.0 {
-            continue;
-        }
-        acc += w;
-        last = i;
-        if r < acc {
-            return i;
-        }
-    }
-    last
-}
-
 impl Searcher {
     pub fn new(tt: Arc<TranspositionTable>, shared: Arc<Shared>) -> Searcher {
         let mut lmr = Box::new([[0i32; 64]; 64]);
@@ -367,8 +293,9 @@ impl Searcher {
             evals: [-INFINITY; MAX_PLY + 2],
             stack: vec![Position::startpos(); MAX_PLY + 2],
             keys: Vec::new(),
-            checks: Vec::new(),
+            quiet: Vec::new(),
             root_index: 0,
+            game: RepetitionIndex::default(),
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             nodes: 0,
@@ -566,9 +493,7 @@ impl Searcher {
         self.flushed = 0;
         self.stopped = false;
         let root = *history.last().expect("a game has a position");
-        self.keys = history.iter().map(|p| p.key()).collect();
-        self.checks = history.iter().map(|p| p.in_check()).collect();
-        self.root_index = self.keys.len() - 1;
+        self.set_game(history);
         self.stack[0] = root;
         self.killers = [[Move::NONE; 2]; MAX_PLY + 1];
         for side in self.history.iter_mut() {
@@ -611,15 +536,13 @@ impl Searcher {
         // A move that ends the game at once by a repetition we lose (perpetual check, or a
         // plain fourfold repetition under gote-wins as sente) is played only if every move
         // does; some GUIs even call such a move illegal.
-        let mut line = history.to_vec();
-        line.push(root);
         let us_color = root.side_to_move();
         let losing: Vec<Move> = root_moves
             .iter()
             .map(|rm| rm.mv)
             .filter(|&m| {
-                *line.last_mut().expect("pushed above") = root.after(m);
-                repetition_loser(&line, config.sennichite) == Some(us_color)
+                let after = self.game.repetition_after(&root.after(m));
+                after.loser(config.sennichite) == Some(us_color)
             })
             .collect();
         if losing.len() < root_moves.len() {
@@ -728,6 +651,10 @@ impl Searcher {
             if self.stopped && depth > 1 {
                 break;
             }
+            // Each line was searched with the better ones left out, so a later line can score
+            // above an earlier one: order the lines by score, as they are reported and played
+            // (a stable sort: equal scores keep their order; one line is left as it is).
+            root_moves[..multipv].sort_by_key(|rm| -rm.score);
             completed_depth = depth;
             if self.config.verbose {
                 for i in 0..reported {
@@ -736,15 +663,25 @@ impl Searcher {
             }
             if probe_allowed
                 && !probed
+                && !self.stopped
                 && (ROOT_MATE_PROBE_MIN_SCORE..MATE_BOUND).contains(&root_moves[0].score)
             {
                 probed = true;
-                let deadline = self
-                    .plan
-                    .map(|p| Instant::now() + p.soft / ROOT_MATE_PROBE_TIME_DIVISOR);
-                proven = self.root_mate_probe(history, &root_moves, deadline);
-                if proven.is_some() && !self.shared.pondering.load(Ordering::Relaxed) {
-                    break;
+                // The probe checks only its own deadline: it must end by the hard limit (issue
+                // 16), so it gets what is left of that at most, and does not start without it.
+                let pondering = self.shared.pondering.load(Ordering::Relaxed);
+                let budget = match self.plan {
+                    Some(p) => p.mate_probe_budget(self.clock_elapsed(), pondering),
+                    None => None,
+                };
+                if self.plan.is_none() || budget.is_some() {
+                    // A budget too large for the clock type means no deadline (the node limit
+                    // still holds).
+                    let deadline = budget.and_then(|b| Instant::now().checked_add(b));
+                    proven = self.root_mate_probe(history, &root_moves, deadline);
+                    if proven.is_some() && !self.shared.pondering.load(Ordering::Relaxed) {
+                        break;
+                    }
                 }
             }
             result.best = Some(root_moves[0].mv);
@@ -770,11 +707,10 @@ impl Searcher {
             }
             if let Some(plan) = self.plan {
                 if !self.shared.pondering.load(Ordering::Relaxed) {
-                    let instability = 1.0 + best_changes.min(4.0) * 0.25;
+                    let changes = best_changes;
                     best_changes *= 0.5;
-                    let single = if root_moves.len() == 1 { 0.2 } else { 1.0 };
-                    let soft = plan.soft.as_secs_f64() * instability * single;
-                    if self.clock_elapsed().as_secs_f64() >= soft.min(plan.hard.as_secs_f64()) {
+                    let elapsed = self.clock_elapsed();
+                    if plan.should_stop_after_iteration(elapsed, changes, root_moves.len()) {
                         break;
                     }
                 }
@@ -904,12 +840,12 @@ impl Searcher {
         let mut best = -INFINITY;
         self.nodes += 1;
         self.keys.truncate(self.root_index + 1);
-        self.checks.truncate(self.root_index + 1);
+        self.quiet.truncate(self.root_index + 1);
         #[allow(clippy::needless_range_loop)] // the body borrows self mutably
         for i in 0..root_moves.len() {
             let mv = root_moves[i].mv;
             self.stack[1] = root.after(mv);
-            self.path[1] = (mv, Self::history_index(&root, mv));
+            self.path[1] = (mv, history_index(&root, mv));
             self.push_key(1);
             let new_depth = depth - 1;
             let score = if i == 0 {
@@ -966,17 +902,54 @@ impl Searcher {
         best
     }
 
+    /// Takes `history` (oldest first, the root last) as the game before the search path.
+    fn set_game(&mut self, history: &[Position]) {
+        self.keys.clear();
+        self.quiet.clear();
+        self.game = RepetitionIndex::default();
+        for p in history {
+            // (`in_check` once per position: a game may be 200,000 plies long.)
+            let in_check = p.in_check();
+            self.push_entry(p.key(), in_check);
+            self.game.push_known(p.key(), p.side_to_move(), in_check);
+        }
+        self.root_index = self.keys.len().saturating_sub(1);
+    }
+
+    #[inline]
+    fn push_entry(&mut self, key: u64, in_check: bool) {
+        let n = self.keys.len();
+        let before = if n >= 2 { self.quiet[n - 2] } else { 0 };
+        self.keys.push(key);
+        self.quiet.push(before + !in_check as u32);
+    }
+
     #[inline]
     fn push_key(&mut self, ply: usize) {
         let p = &self.stack[ply];
-        self.keys.push(p.key());
-        self.checks.push(p.in_check());
+        let (key, in_check) = (p.key(), p.in_check());
+        self.push_entry(key, in_check);
     }
 
     #[inline]
     fn pop_key(&mut self) {
         self.keys.pop();
-        self.checks.pop();
+        self.quiet.pop();
+    }
+
+    /// The latest index `j <= n - 4` with `j` of the parity of `n` at which the position at
+    /// `n` (the end of `keys`) occurred before: the search path above the root is scanned (at
+    /// most `MAX_PLY` entries), the game up to the root is looked up in its index.
+    fn previous_occurrence(&self, n: usize) -> Option<usize> {
+        let key = self.keys[n];
+        let mut j = n.checked_sub(4)?;
+        while j > self.root_index {
+            if self.keys[j] == key {
+                return Some(j);
+            }
+            j = j.checked_sub(2)?;
+        }
+        self.game.latest(key, j, n % 2)
     }
 
     /// The score of the current node (side to move `us`) if its position occurred before in
@@ -987,53 +960,24 @@ impl Searcher {
         if n < 4 {
             return None;
         }
-        let key = self.keys[n];
-        let mut j = n - 4;
-        loop {
-            if self.keys[j] == key {
-                // The side that moved into n made the moves into n, n-2, ..., j+2; the side
-                // to move made those into n-1, ..., j+1.
-                let they_checked = (j + 2..=n).step_by(2).all(|i| self.checks[i]);
-                let we_checked = (j + 1..n).step_by(2).all(|i| self.checks[i]);
-                return Some(match (they_checked, we_checked) {
-                    (true, false) => REPETITION_WIN,
-                    (false, true) => -REPETITION_WIN,
-                    _ => match self.config.sennichite.winner() {
-                        None => 0,
-                        Some(c) if c == us => REPETITION_WIN,
-                        Some(_) => -REPETITION_WIN,
-                    },
-                });
-            }
-            if j < 2 {
-                return None;
-            }
-            j -= 2;
-        }
+        let j = self.previous_occurrence(n)?;
+        // The side that moved into n made the moves into n, n-2, ..., j+2; the side to move
+        // made those into n-1, ..., j+1. A side checked with all of them when none of those
+        // positions is quiet: the counts of quiet positions at the two ends are equal.
+        let they_checked = self.quiet[n] == self.quiet[j];
+        let we_checked = self.quiet[n - 1] == if j >= 1 { self.quiet[j - 1] } else { 0 };
+        Some(match (they_checked, we_checked) {
+            (true, false) => REPETITION_WIN,
+            (false, true) => -REPETITION_WIN,
+            _ => match self.config.sennichite.winner() {
+                None => 0,
+                Some(c) if c == us => REPETITION_WIN,
+                Some(_) => -REPETITION_WIN,
+            },
+        })
     }
 
-    fn history_index(pos: &Position, m: Move) -> usize {
-        if m.is_drop() {
-            10 + m.drop_kind().index()
-        } else {
-            pos.piece_on(m.from()).map_or(0, |p| p.kind.index())
-        }
-    }
-
-    fn update_history(&mut self, pos: &Position, m: Move, bonus: i32) {
-        let idx = Self::history_index(pos, m);
-        let h = &mut self.history[pos.side_to_move().index()][idx][m.to().index()];
-        *h += bonus - *h * bonus.abs() / HISTORY_MAX;
-    }
-
-    fn is_noisy(pos: &Position, m: Move) -> bool {
-        m.is_promotion() || (!m.is_drop() && pos.piece_on(m.to()).is_some())
-    }
-
-    /// Orders `moves` in place: hash move, captures and promotions by value, killers, then
-    /// quiet moves and drops by history. With `see_losers`, captures and promotions that lose
-    /// material in the exchange go after the killers; callers that already removed such
-    /// moves pass false to save the exchange evaluation.
+    /// Orders `moves` in place for the node at `ply` (see [`movepick::order`]).
     fn order(
         &self,
         pos: &Position,
@@ -1042,57 +986,22 @@ impl Searcher {
         ply: usize,
         see_losers: bool,
     ) {
-        let side = pos.side_to_move().index();
-        let counter = self.counter_move(pos, ply);
-        // Sort keys: the score in the high half, the original index in the low bits, so that
-        // an unstable sort without allocation gives the order of a stable sort by score.
-        let n = moves.len();
-        let mut keys = [0u64; movegen::MAX_MOVES];
-        for (i, &m) in moves.iter().enumerate() {
-            let s = if m == tt_move {
-                1 << 30
-            } else if Self::is_noisy(pos, m) {
-                let victim = if m.is_drop() {
-                    0
-                } else {
-                    pos.piece_on(m.to()).map_or(0, |p| capture_value(p.kind))
-                };
-                let attacker = pos.piece_on(m.from()).map_or(0, |p| p.kind.index() as i32);
-                let promo = if m.is_promotion() { 300 } else { 0 };
-                // Captures that lose material in the exchange go after the killers.
-                let base = if !see_losers || see_ge(pos, m, 0) {
-                    1 << 24
-                } else {
-                    1 << 20
-                };
-                base + victim * 16 + promo * 16 - attacker
-            } else if m == self.killers[ply][0] {
-                (1 << 23) + 1
-            } else if m == self.killers[ply][1] {
-                1 << 23
-            } else if m == counter {
-                (1 << 23) - 1
-            } else {
-                self.history[side][Self::history_index(pos, m)][m.to().index()]
-            };
-            // Higher scores first: invert the (offset) score.
-            let inverted = (i32::MAX as i64 - s as i64) as u64;
-            keys[i] = (inverted << 16) | i as u64;
-        }
-        keys[..n].sort_unstable();
-        let mut original = [Move::NONE; movegen::MAX_MOVES];
-        original[..n].copy_from_slice(moves.as_slice());
-        for (slot, &k) in moves.as_mut_slice().iter_mut().zip(&keys[..n]) {
-            *slot = original[(k & 0xffff) as usize];
-        }
+        let hints = OrderHints {
+            tt_move,
+            killers: self.killers[ply],
+            counter: self.counter_move(pos, ply),
+            history: &self.history,
+            see_losers,
+        };
+        movepick::order(pos, moves, &hints);
     }
 
     fn counter_move(&self, pos: &Position, ply: usize) -> Move {
-        let (prev, idx) = self.path[ply];
-        if ply == 0 || prev.is_none() {
+        if ply == 0 {
             return Move::NONE;
         }
-        self.counter[pos.side_to_move().index()][idx][prev.to().index()]
+        let (prev, idx) = self.path[ply];
+        movepick::counter_move(&self.counter, pos, prev, idx)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1215,18 +1124,16 @@ impl Searcher {
         // the table (a searched node has seen its checks) and deep enough for the look to pay;
         // at depth 1 the quiescence search's checks find such mates anyway.
         if !in_check && depth >= MATE1_MIN_DEPTH && tt.is_none() && skip.is_none() {
-            for &m in moves.iter() {
-                if gives_check(&pos, m) && !movegen::has_legal_move(&pos.after(m)) {
-                    let s = MATE - ply as i32 - 1;
-                    let d = (depth + MATE1_TT_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
-                    self.tt
-                        .store(key, m, score_to_tt(s, ply), 0, d, Bound::Exact);
-                    if pv_node {
-                        self.pv[ply][0] = m;
-                        self.pv_len[ply] = 1;
-                    }
-                    return s;
+            if let (Some(m), _) = mate_in_one_of(&pos, moves.as_slice()) {
+                let s = MATE - ply as i32 - 1;
+                let d = (depth + MATE1_TT_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
+                self.tt
+                    .store(key, m, score_to_tt(s, ply), 0, d, Bound::Exact);
+                if pv_node {
+                    self.pv[ply][0] = m;
+                    self.pv_len[ply] = 1;
                 }
+                return s;
             }
         }
         self.order(&pos, &mut moves, tt_move, ply, true);
@@ -1239,7 +1146,7 @@ impl Searcher {
             if m == skip {
                 continue;
             }
-            let noisy = Self::is_noisy(&pos, m);
+            let noisy = is_noisy(&pos, m);
             let checks = gives_check(&pos, m);
             if best > -MATE_BOUND && !in_check && !checks && !pv_node {
                 if !noisy {
@@ -1300,7 +1207,7 @@ impl Searcher {
             }
             let next = pos.after(m);
             self.stack[ply + 1] = next;
-            self.path[ply + 1] = (m, Self::history_index(&pos, m));
+            self.path[ply + 1] = (m, history_index(&pos, m));
             self.push_key(ply + 1);
             // One ply more for a singular move or a check that cannot simply be taken.
             let extends = singular
@@ -1374,12 +1281,12 @@ impl Searcher {
             return if best == -INFINITY { alpha } else { best };
         }
         // Step 11: histories, killers, TT.
-        if best >= beta && !Self::is_noisy(&pos, best_move) {
-            let bonus = (depth * depth * 8).min(HISTORY_MAX / 4);
-            self.update_history(&pos, best_move, bonus);
+        if best >= beta && !is_noisy(&pos, best_move) {
+            let bonus = history_bonus(depth);
+            update_history(&mut self.history, &pos, best_move, bonus);
             for &q in &quiets_tried[..n_quiets] {
                 if q != best_move {
-                    self.update_history(&pos, q, -bonus);
+                    update_history(&mut self.history, &pos, q, -bonus);
                 }
             }
             let (prev, idx) = self.path[ply];
@@ -1517,7 +1424,7 @@ impl Searcher {
                 }
             }
             self.stack[ply + 1] = pos.after(m);
-            self.path[ply + 1] = (m, Self::history_index(&pos, m));
+            self.path[ply + 1] = (m, history_index(&pos, m));
             let score = -self.qsearch(ply + 1, -beta, -alpha, qdepth - 1);
             if self.stopped {
                 return 0;
@@ -1557,9 +1464,7 @@ mod tests {
     fn searcher_at(pos: Position, tt: &Arc<TranspositionTable>) -> Searcher {
         let mut s = Searcher::new(tt.clone(), Arc::new(Shared::default()));
         s.stack[0] = pos;
-        s.keys = vec![pos.key()];
-        s.checks = vec![pos.in_check()];
-        s.root_index = 0;
+        s.set_game(&[pos]);
         s
     }
 
@@ -1619,5 +1524,190 @@ mod tests {
             assert!(score < MATE - 1, "{score}");
             assert!(tt.probe(pos.key()).is_none());
         }
+    }
+
+    /// `repetition_score` as it was before the game index (issue 15): a scan of the whole
+    /// game, the reference the index must agree with exactly.
+    fn scanned_repetition_score(
+        keys: &[u64],
+        checks: &[bool],
+        us: Color,
+        rule: SennichiteRule,
+    ) -> Option<i32> {
+        let n = keys.len() - 1;
+        if n < 4 {
+            return None;
+        }
+        let mut j = n - 4;
+        loop {
+            if keys[j] == keys[n] {
+                let they_checked = (j + 2..=n).step_by(2).all(|i| checks[i]);
+                let we_checked = (j + 1..n).step_by(2).all(|i| checks[i]);
+                return Some(match (they_checked, we_checked) {
+                    (true, false) => REPETITION_WIN,
+                    (false, true) => -REPETITION_WIN,
+                    _ => match rule.winner() {
+                        None => 0,
+                        Some(c) if c == us => REPETITION_WIN,
+                        Some(_) => -REPETITION_WIN,
+                    },
+                });
+            }
+            if j < 2 {
+                return None;
+            }
+            j -= 2;
+        }
+    }
+
+    /// A pseudo-random walk of `plies` from `start` among the first few legal moves (a small
+    /// world that repeats often), with a null move now and then when `nulls`.
+    fn walk(start: Position, plies: usize, seed: &mut u64, nulls: bool) -> Vec<Position> {
+        let mut line = vec![start];
+        let mut pos = start;
+        for _ in 0..plies {
+            *seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let r = (*seed >> 33) as usize;
+            let moves = legal_moves(&pos);
+            if nulls && r.is_multiple_of(5) && !pos.in_check() {
+                pos.do_null_move();
+            } else if moves.is_empty() {
+                break;
+            } else {
+                pos = pos.after(moves.as_slice()[r % moves.len().min(3)]);
+            }
+            line.push(pos);
+        }
+        line
+    }
+
+    #[test]
+    fn the_game_index_finds_what_the_scan_found() {
+        let tt = Arc::new(TranspositionTable::new(1));
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut found = [0usize; 3];
+        for sfen in [
+            "4k/2R2/5/5/K4 b - 1",
+            "4k/1r3/5/3G1/K4 b - 1",
+            "4k/5/2B2/5/K4 w - 1",
+        ] {
+            let start = Position::from_sfen(sfen).unwrap();
+            for rule in [SennichiteRule::Draw, SennichiteRule::GoteWins] {
+                for _ in 0..20 {
+                    // A game, then a search path (with null moves) from its last position.
+                    let game_len = (seed >> 40) as usize % 60;
+                    let history = walk(start, game_len, &mut seed, false);
+                    let root = *history.last().unwrap();
+                    let path = walk(root, 40, &mut seed, true);
+                    let mut s = searcher_at(root, &tt);
+                    s.config.sennichite = rule;
+                    s.set_game(&history);
+                    let mut keys: Vec<u64> = history.iter().map(|p| p.key()).collect();
+                    let mut checks: Vec<bool> = history.iter().map(|p| p.in_check()).collect();
+                    for (ply, p) in path.iter().enumerate().skip(1).take(MAX_PLY) {
+                        s.stack[ply] = *p;
+                        s.push_key(ply);
+                        keys.push(p.key());
+                        checks.push(p.in_check());
+                        let us = p.side_to_move();
+                        let want = scanned_repetition_score(&keys, &checks, us, rule);
+                        assert_eq!(s.repetition_score(us), want, "{sfen} {history:?} {ply}");
+                        found[match want {
+                            None => 0,
+                            Some(0) => 1,
+                            Some(_) => 2,
+                        }] += 1;
+                    }
+                }
+            }
+        }
+        // The walks met repetitions of both kinds, not only fresh positions.
+        assert!(found.iter().all(|&n| n > 0), "{found:?}");
+    }
+
+    #[test]
+    fn a_long_cycle_game_searches_like_a_short_one() {
+        // Issue 15: a game of 200,000 plies made every node scan the game. The same cycle
+        // played 4 times (every position of it already occurred three times) or 50,000 times
+        // gives every node the same repetition verdict, hence the same search.
+        let rook = Position::from_sfen("4k/2R2/5/5/K4 b - 1").unwrap();
+        let perpetual = ["3b3a", "1a1b", "3a3b", "1b1a"];
+        let quiet = ["5e4d", "1a2b", "4d5e", "2b1a"];
+        for (start, cycle) in [(rook, perpetual), (Position::startpos(), quiet)] {
+            let game = |times: usize| {
+                let mut line = vec![start];
+                for m in cycle.iter().cycle().take(4 * times) {
+                    let last = *line.last().unwrap();
+                    let mv = crate::notation::parse_move(&last, m).unwrap();
+                    line.push(last.after(mv));
+                }
+                line
+            };
+            let limits = Limits {
+                depth: Some(6),
+                ..Default::default()
+            };
+            let config = SearchConfig {
+                mate_probe: false,
+                ..Default::default()
+            };
+            let search = |history: &[Position]| {
+                let tt = Arc::new(TranspositionTable::new(1));
+                let mut s = searcher_at(start, &tt);
+                let r = s.think(history, &limits, &[], &config);
+                (r.best, r.score, r.depth, r.nodes)
+            };
+            let short = search(&game(4));
+            let long = search(&game(50_000));
+            assert_eq!(long, short);
+        }
+    }
+
+    /// Measures nodes per second at depth 14 on the start position and at the end of a
+    /// 200,000-ply cycle game (issue 15). Release only: `cargo test --release -- --ignored
+    /// long_game_nps --nocapture`.
+    #[test]
+    #[ignore]
+    fn long_game_nps() {
+        let cycle = ["5e4d", "1a2b", "4d5e", "2b1a"];
+        let mut history = vec![Position::startpos()];
+        for m in cycle.iter().cycle().take(200_000) {
+            let last = *history.last().unwrap();
+            let mv = crate::notation::parse_move(&last, m).unwrap();
+            history.push(last.after(mv));
+        }
+        let limits = Limits {
+            depth: Some(14),
+            ..Default::default()
+        };
+        let config = SearchConfig {
+            mate_probe: false,
+            ..Default::default()
+        };
+        let nps = |history: &[Position]| {
+            let tt = Arc::new(TranspositionTable::new(16));
+            let mut s = searcher_at(Position::startpos(), &tt);
+            let started = Instant::now();
+            let r = s.think(history, &limits, &[], &config);
+            let secs = started.elapsed().as_secs_f64();
+            (r.nodes, r.nodes as f64 / secs)
+        };
+        let (short_nodes, short) = nps(&history[..1]);
+        let (long_nodes, long) = nps(&history);
+        println!("start position: {short_nodes} nodes, {short:.0} nps");
+        println!("after 200,000 plies: {long_nodes} nodes, {long:.0} nps");
+        // The setup (indexing the game) is in the long figure; before the index it was 70
+        // times slower. A loose bound: the machine may be shared.
+        assert!(long > short / 4.0, "{long:.0} nps against {short:.0}");
+        let started = Instant::now();
+        let depth1 = Limits {
+            depth: Some(1),
+            ..Default::default()
+        };
+        let tt = Arc::new(TranspositionTable::new(16));
+        searcher_at(Position::startpos(), &tt).think(&history, &depth1, &[], &config);
+        println!("depth 1 after 200,000 plies: {:?}", started.elapsed());
     }
 }

@@ -6,10 +6,19 @@
 //!   lost anyway.
 //! - sudden death / Fischer increment (and byoyomi on top of main time): a share of the
 //!   remaining time (`remaining / moves-to-go + the increment`), stretched when the best
-//!   move keeps changing and shortened when it is stable, never more than a safe fraction of
-//!   the clock.
+//!   move keeps changing and shortened when it is stable, never more than 2/5 of the main
+//!   time after the overhead (plus the byoyomi period), whatever the increment: the rest is
+//!   the reserve for a move that overruns its hard limit.
+//!
+//! The stopping rule between iterations ([`TimePlan::should_stop_after_iteration`]) is here
+//! too, so that every decision about time is in one file. The numbers come from the GUI:
+//! every operation on them saturates (a clock of `u64::MAX` ms means "plenty", not a wrap to
+//! a few milliseconds).
 
-use crate::params::{TIME_INC_PERCENT, TIME_MOVES_TO_GO};
+use crate::params::{
+    ROOT_MATE_PROBE_TIME_DIVISOR, TIME_INC_PERCENT, TIME_INSTABILITY_MAX_CHANGES,
+    TIME_INSTABILITY_PER_CHANGE, TIME_MOVES_TO_GO, TIME_SINGLE_MOVE_FACTOR,
+};
 use std::time::{Duration, Instant};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -44,6 +53,50 @@ pub struct TimePlan {
     pub hard: Duration,
 }
 
+impl TimePlan {
+    /// Whether the search should start no new iteration after one that ended `elapsed` into
+    /// the move (clock time), with `best_changes` the decayed count of best-move changes and
+    /// `root_moves` legal moves: an unstable best move gets more of the soft time, a single
+    /// legal move much less, and the hard limit always holds.
+    pub fn should_stop_after_iteration(
+        &self,
+        elapsed: Duration,
+        best_changes: f64,
+        root_moves: usize,
+    ) -> bool {
+        let instability =
+            1.0 + best_changes.min(TIME_INSTABILITY_MAX_CHANGES) * TIME_INSTABILITY_PER_CHANGE;
+        let single = if root_moves == 1 {
+            TIME_SINGLE_MOVE_FACTOR
+        } else {
+            1.0
+        };
+        let soft = self.soft.as_secs_f64() * instability * single;
+        elapsed.as_secs_f64() >= soft.min(self.hard.as_secs_f64())
+    }
+
+    /// How long the root mate probe may run when it starts `elapsed` (clock time) into the
+    /// move: its share of the soft time, but never past the hard limit (the probe checks no
+    /// clock but its own deadline); `None` when no time is left. While `pondering` the
+    /// limits do not run yet, and the share alone applies.
+    pub fn mate_probe_budget(&self, elapsed: Duration, pondering: bool) -> Option<Duration> {
+        let share = self.soft / ROOT_MATE_PROBE_TIME_DIVISOR;
+        let budget = if pondering {
+            share
+        } else {
+            share.min(self.hard.checked_sub(elapsed)?)
+        };
+        (!budget.is_zero()).then_some(budget)
+    }
+}
+
+/// `a * num / den`, rounded down, without overflow (saturating at `u64::MAX`); the same as
+/// the plain expression whenever that does not overflow.
+fn mul_div(a: u64, num: u64, den: u64) -> u64 {
+    let r = a as u128 * num as u128 / den.max(1) as u128;
+    r.min(u64::MAX as u128) as u64
+}
+
 /// The plan for `us` (0 = sente) given the limits and the reserve `overhead` (ms), or `None`
 /// for an untimed search.
 pub fn plan(limits: &Limits, us: usize, overhead: u64) -> Option<TimePlan> {
@@ -55,23 +108,33 @@ pub fn plan(limits: &Limits, us: usize, overhead: u64) -> Option<TimePlan> {
     let inc = limits.inc[us];
     let remaining = limits.time[us].or(if byo > 0 { Some(0) } else { None })?;
     // What can be spent this move without losing on time.
-    let usable = (remaining + byo).saturating_sub(overhead).max(1);
+    let usable = remaining
+        .saturating_add(byo)
+        .saturating_sub(overhead)
+        .max(1);
     if remaining <= overhead && byo > 0 {
         // Byoyomi only: spend the period.
         let hard = usable.max(1);
-        let soft = hard * 9 / 10;
+        let soft = mul_div(hard, 9, 10);
         return Some(TimePlan {
             soft: Duration::from_millis(soft.max(1)),
             hard: Duration::from_millis(hard),
         });
     }
     let mtg = limits.movestogo.unwrap_or(TIME_MOVES_TO_GO).clamp(1, 40) as u64;
-    let base = remaining / mtg + inc * TIME_INC_PERCENT / 100 + byo * 9 / 10;
-    let soft = base.min(usable);
+    let base = (remaining / mtg)
+        .saturating_add(mul_div(inc, TIME_INC_PERCENT, 100))
+        .saturating_add(mul_div(byo, 9, 10));
     // Never plan to use more than a fraction of the main time in one move (all of the
-    // byoyomi period is fine).
-    let cap = (remaining.saturating_sub(overhead)) * 2 / 5 + byo.saturating_sub(overhead);
-    let hard = (soft * 4).min(cap.max(1)).min(usable).max(soft.min(usable));
+    // byoyomi period is fine), whatever the increment: the increment arrives only after the
+    // move, so with a low clock a plan of the whole increment would be the whole clock. The
+    // rest of the main time is the reserve for a move that runs past its hard limit.
+    let cap = mul_div(remaining.saturating_sub(overhead), 2, 5)
+        .saturating_add(byo.saturating_sub(overhead))
+        .max(1)
+        .min(usable);
+    let soft = base.min(cap);
+    let hard = soft.saturating_mul(4).min(cap);
     Some(TimePlan {
         soft: Duration::from_millis(soft.max(1)),
         hard: Duration::from_millis(hard.max(1)),
@@ -119,8 +182,10 @@ mod tests {
                 };
                 let p = plan(&l, 0, 50).unwrap();
                 assert!(ms(p.soft) <= ms(p.hard));
+                // At most 2/5 of the clock after the overhead, however large the increment
+                // (which comes only after the move).
                 assert!(
-                    ms(p.hard) <= (remaining + inc).saturating_sub(50).max(1),
+                    ms(p.hard) <= (remaining.saturating_sub(50) * 2 / 5).max(1),
                     "{remaining}+{inc}: {p:?}"
                 );
             }
@@ -153,6 +218,195 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_move_that_overruns_its_hard_limit_does_not_flag() {
+        // Issue 16: at 1 s + 0.1 s a move used its whole allowance. The plan spent up to
+        // `remaining - overhead` whenever the increment share exceeded the clock: the clock
+        // settled at 150 ms with every move planned to 100 ms (hard = soft = usable), so a
+        // move that ran past its hard limit by the overhead (a late stop check, the root mate
+        // probe, a loaded machine, the GUI's lag) left 0 ms. Here every move runs to its hard
+        // limit plus the whole overhead, and the clock must stay clear of zero. (With an
+        // increment below the overrun nothing can absorb overruns for ever; not tested.)
+        for (start, inc) in [
+            (1000u64, 100u64),
+            (10_000, 100),
+            (300, 1000),
+            (60_000, 2000),
+        ] {
+            let mut clock = start;
+            let mut least = u64::MAX;
+            for n in 1..=200 {
+                let l = Limits {
+                    time: [Some(clock), Some(clock)],
+                    inc: [inc, inc],
+                    ..Default::default()
+                };
+                let p = plan(&l, 0, 50).unwrap();
+                let used = ms(p.hard) + 50;
+                assert!(
+                    used < clock,
+                    "{start}+{inc}, move {n}: {used} of {clock} ms"
+                );
+                least = least.min(clock - used);
+                clock = clock - used + inc;
+            }
+            // Even then a reserve is left, not a sliver.
+            assert!(least >= 50, "{start}+{inc}: least slack {least} ms");
+        }
+    }
+
+    #[test]
+    fn the_mate_probe_stays_inside_the_hard_limit() {
+        let p = TimePlan {
+            soft: Duration::from_millis(160),
+            hard: Duration::from_millis(400),
+        };
+        let at = Duration::from_millis;
+        assert_eq!(p.mate_probe_budget(at(0), false), Some(at(10)));
+        assert_eq!(p.mate_probe_budget(at(395), false), Some(at(5)));
+        assert_eq!(p.mate_probe_budget(at(400), false), None);
+        assert_eq!(p.mate_probe_budget(at(450), false), None);
+        // Pondering: the clock has not started, the share applies.
+        assert_eq!(p.mate_probe_budget(at(450), true), Some(at(10)));
+        // For every plan and every start, the probe ends by the hard limit.
+        for clock in (0..3000).step_by(7) {
+            let l = Limits {
+                time: [Some(clock), Some(clock)],
+                inc: [100, 100],
+                ..Default::default()
+            };
+            let p = plan(&l, 0, 50).unwrap();
+            for e in (0..ms(p.hard) + 5).step_by(3) {
+                if let Some(b) = p.mate_probe_budget(at(e), false) {
+                    assert!(at(e) + b <= p.hard, "{p:?} at {e} ms: {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn huge_clocks_saturate_instead_of_wrapping() {
+        // `go btime 18446744073709551615 ... byoyomi 1000` once wrapped `remaining + byo` to
+        // 999 ms. Every branch, with u64::MAX in every number it reads, must plan at least a
+        // day (and not panic).
+        const DAY: u64 = 86_400_000;
+        let max = u64::MAX;
+        let cases = [
+            (
+                "movetime",
+                Limits {
+                    movetime: Some(max),
+                    time: [Some(max), Some(max)],
+                    byoyomi: max,
+                    ..Default::default()
+                },
+            ),
+            (
+                "byoyomi only",
+                Limits {
+                    time: [Some(0), Some(0)],
+                    byoyomi: max,
+                    ..Default::default()
+                },
+            ),
+            (
+                "byoyomi on main time",
+                Limits {
+                    time: [Some(max), Some(max)],
+                    byoyomi: 1000,
+                    ..Default::default()
+                },
+            ),
+            (
+                "byoyomi and main time both huge",
+                Limits {
+                    time: [Some(max), Some(max)],
+                    byoyomi: max,
+                    ..Default::default()
+                },
+            ),
+            (
+                "Fischer",
+                Limits {
+                    time: [Some(max), Some(max)],
+                    inc: [max, max],
+                    ..Default::default()
+                },
+            ),
+            (
+                "Fischer, huge increment only",
+                Limits {
+                    time: [Some(1000), Some(1000)],
+                    inc: [max, max],
+                    ..Default::default()
+                },
+            ),
+            (
+                "sudden death",
+                Limits {
+                    time: [Some(max), Some(max)],
+                    ..Default::default()
+                },
+            ),
+            (
+                "movestogo",
+                Limits {
+                    time: [Some(max), Some(max)],
+                    inc: [max, max],
+                    movestogo: Some(1),
+                    ..Default::default()
+                },
+            ),
+        ];
+        for (name, l) in cases {
+            for overhead in [0, 50, max] {
+                let p = plan(&l, 0, overhead).unwrap();
+                assert!(p.soft <= p.hard, "{name}: {p:?}");
+                if overhead == max {
+                    // Nothing usable: the least possible plan, not a wrapped one.
+                    assert!(ms(p.hard) >= 1, "{name}: {p:?}");
+                } else if name == "Fischer, huge increment only" {
+                    // The increment comes after the move: the clock still bounds it.
+                    assert!(ms(p.hard) <= 1000 - overhead.min(999), "{name}: {p:?}");
+                } else {
+                    assert!(ms(p.hard) >= DAY, "{name}, overhead {overhead}: {p:?}");
+                    assert!(ms(p.soft) >= DAY / 40, "{name}, overhead {overhead}: {p:?}");
+                    // The stopping rule copes with such plans too.
+                    assert!(!p.should_stop_after_iteration(Duration::from_secs(1), 4.0, 1));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_soft_rule_scales_by_instability_and_single_moves() {
+        let p = TimePlan {
+            soft: Duration::from_millis(100),
+            hard: Duration::from_millis(400),
+        };
+        let at = Duration::from_millis;
+        // (One millisecond either side of each threshold: the rule computes in floating point.)
+        // Stable best move: stop at the soft time.
+        assert!(!p.should_stop_after_iteration(at(99), 0.0, 30));
+        assert!(p.should_stop_after_iteration(at(101), 0.0, 30));
+        // Two changes: 1.5 times the soft time.
+        assert!(!p.should_stop_after_iteration(at(149), 2.0, 30));
+        assert!(p.should_stop_after_iteration(at(151), 2.0, 30));
+        // At most twice the soft time however often it changed.
+        assert!(!p.should_stop_after_iteration(at(199), 100.0, 30));
+        assert!(p.should_stop_after_iteration(at(201), 100.0, 30));
+        // A single legal move: a fifth.
+        assert!(!p.should_stop_after_iteration(at(19), 0.0, 1));
+        assert!(p.should_stop_after_iteration(at(21), 0.0, 1));
+        // Never past the hard limit.
+        let tight = TimePlan {
+            soft: Duration::from_millis(300),
+            hard: Duration::from_millis(350),
+        };
+        assert!(tight.should_stop_after_iteration(at(350), 4.0, 30));
+        assert!(!tight.should_stop_after_iteration(at(349), 4.0, 30));
     }
 
     #[test]

@@ -74,3 +74,26 @@ pub fn hand(color: Color, kind: PieceKind, n: u8) -> u64 {
 pub fn side() -> u64 {
     KEYS.side
 }
+
+/// A hasher for maps keyed by position keys: the keys are already random bits, so one
+/// multiply spreads them enough, where the default SipHash would cost more than the lookup
+/// itself (the search asks such a map at every node).
+#[derive(Default, Clone, Copy)]
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (n ^ (n >> 32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+/// A map from position keys.
+pub type KeyMap<V> = std::collections::HashMap<u64, V, std::hash::BuildHasherDefault<KeyHasher>>;

@@ -74,6 +74,9 @@ fn blocks(lines: &[String]) -> BTreeMap<u32, BTreeMap<usize, String>> {
     out
 }
 
+/// FAILS on 7798dce: the lines of a depth are not sorted by score (the start position at
+/// depth 4 prints 246, 115, 282; after 3e3d 5a5c 4e3e, depth 6 puts -417 before -37, and the
+/// bestmove is the -417 line).
 #[test]
 fn lines_come_in_order_of_score_with_multipv_1_to_k() {
     let k = 3;

@@ -5,7 +5,8 @@
 //! the main time left plus the byoyomi; in sudden death and Fischer the main time left. The
 //! default tests accept the allowance plus `MoveOverhead` (the reserve the engine is told to
 //! keep for the lag of the pipes and the GUI; a debug build on a loaded machine needs it), and
-//! a byoyomi must also be used, not thrown away. The `#[ignore]`d `_release` versions drop the
+//! give a case that misses a second try (a stall of the machine does not repeat, a fault in
+//! the time plan does); a byoyomi must also be used, not thrown away. The `#[ignore]`d `_release` versions drop the
 //! `MoveOverhead` slack: run them with `cargo test --release --test time_safety -- --ignored`.
 
 mod common;
@@ -36,12 +37,9 @@ fn game_after(moves: &str) -> Game {
 /// Sends `go` in the position after `moves` and returns the time to its `bestmove`.
 fn timed_go(e: &mut Engine, moves: &str, go: &str) -> Duration {
     e.send(&format!("position startpos moves {moves}"));
-    e.ready();
-    let t = Instant::now();
-    e.send(go);
-    let (lines, at) = e.until_at("bestmove", 30 * SECOND);
+    let (lines, took) = e.timed_go(go);
     check_bestmove(&lines, &game_after(moves));
-    at - t
+    took
 }
 
 /// One case: a `go` line for sente to move (after `moves`), its allowance in ms, and the least
@@ -103,16 +101,26 @@ const CASES: &[Case] = &[
     },
 ];
 
-fn check_cases(slack: u64) {
+/// Runs every case; `attempts` 2 gives a case that misses its bounds a second try (a shared
+/// machine can stall a process for a moment, but not every time; a time-management fault
+/// repeats).
+fn check_cases(slack: u64, attempts: usize) {
     let mut e = engine();
     let mut failures = Vec::new();
     for c in CASES {
-        let took = timed_go(&mut e, c.moves, c.go);
-        let ms = took.as_millis() as u64;
-        eprintln!("{:45} {ms:5} ms (allowance {})", c.go, c.allowance);
-        if ms > c.allowance + slack || ms < c.at_least {
+        let mut missed = Vec::new();
+        for _ in 0..attempts {
+            let ms = timed_go(&mut e, c.moves, c.go).as_millis() as u64;
+            eprintln!("{:45} {ms:5} ms (allowance {})", c.go, c.allowance);
+            if ms <= c.allowance + slack && ms >= c.at_least {
+                missed.clear();
+                break;
+            }
+            missed.push(ms);
+        }
+        if !missed.is_empty() {
             failures.push(format!(
-                "'{}' took {ms} ms: allowed {}..={} ms",
+                "'{}' took {missed:?} ms: allowed {}..={} ms",
                 c.go,
                 c.at_least,
                 c.allowance + slack
@@ -125,13 +133,13 @@ fn check_cases(slack: u64) {
 
 #[test]
 fn moves_come_within_the_clock_plus_move_overhead() {
-    check_cases(OVERHEAD_MS);
+    check_cases(OVERHEAD_MS, 2);
 }
 
 #[test]
 #[ignore = "tight timing: run with --release"]
 fn moves_come_within_the_clock_release() {
-    check_cases(0);
+    check_cases(0, 1);
 }
 
 /// Sudden death: one move may not stake the game, whatever the machine: at most half of what
@@ -151,8 +159,8 @@ fn sudden_death_keeps_most_of_the_clock() {
 
 /// A ponder miss: `go ponder`, then `stop` (the opponent played another move), then a new
 /// `go` on the real position. The stop is answered at once, and the new search keeps its own
-/// clock (nothing carried over from the ponder search).
-fn ponder_miss(slack: u64) {
+/// clock (nothing carried over from the ponder search). Returns what missed its bounds.
+fn ponder_miss(slack: u64) -> Result<(), String> {
     let mut e = engine();
     e.send("position startpos moves 2e3d 4a3b");
     e.send("go ponder btime 1000 wtime 1000 byoyomi 300");
@@ -166,28 +174,34 @@ fn ponder_miss(slack: u64) {
     let (lines, at) = e.until_at("bestmove", 5 * SECOND);
     check_bestmove(&lines, &game_after("2e3d 4a3b"));
     let stop_ms = (at - t).as_millis() as u64;
-    assert!(stop_ms <= 100 + slack, "stop answered after {stop_ms} ms");
 
     // The real move was another one; sente (to move again) has 1 s + 300 ms byoyomi.
-    let took = timed_go(&mut e, "2e3d 3a4b", "go btime 1000 wtime 1000 byoyomi 300");
-    let ms = took.as_millis() as u64;
-    assert!(
-        ms <= 1300 + slack,
-        "after a ponder miss the move took {ms} ms"
-    );
-    assert!(ms >= 150, "after a ponder miss the move took only {ms} ms");
+    let ms =
+        timed_go(&mut e, "2e3d 3a4b", "go btime 1000 wtime 1000 byoyomi 300").as_millis() as u64;
     let late = e.drain(200 * MS);
     assert!(late.iter().all(|l| !l.starts_with("bestmove")), "{late:?}");
     e.quit();
+    eprintln!("ponder miss: stop answered in {stop_ms} ms, the next move took {ms} ms");
+    if stop_ms > 100 + slack {
+        return Err(format!("stop answered after {stop_ms} ms"));
+    }
+    if ms > 1300 + slack || ms < 150 {
+        return Err(format!("after a ponder miss the move took {ms} ms"));
+    }
+    Ok(())
 }
 
 #[test]
 fn a_ponder_miss_keeps_the_clock() {
-    ponder_miss(OVERHEAD_MS);
+    // A second try if the first misses (see check_cases).
+    if let Err(first) = ponder_miss(OVERHEAD_MS) {
+        eprintln!("{first}; trying once more");
+        ponder_miss(OVERHEAD_MS).unwrap_or_else(|again| panic!("{first}, then {again}"));
+    }
 }
 
 #[test]
 #[ignore = "tight timing: run with --release"]
 fn a_ponder_miss_keeps_the_clock_release() {
-    ponder_miss(0);
+    ponder_miss(0).unwrap();
 }
