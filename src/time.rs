@@ -38,13 +38,6 @@ pub struct Limits {
     pub start: Option<Instant>,
 }
 
-impl Limits {
-    /// True when the `go` line gave a clock or a move time.
-    pub fn is_timed(&self) -> bool {
-        self.movetime.is_some() || self.time.iter().any(|t| t.is_some()) || self.byoyomi > 0
-    }
-}
-
 /// How long to think: `soft` is checked between iterations (and scaled by stability), `hard`
 /// is never exceeded.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
