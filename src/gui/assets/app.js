@@ -55,7 +55,8 @@ function fmtScore(cp) {
     const n = 10000 - Math.abs(cp);
     return (cp > 0 ? "+M" : "-M") + n;
   }
-  return (cp > 0 ? "+" : "") + cp;
+  // Pawns, as players read evaluations (the engine counts centipawns).
+  return (cp > 0 ? "+" : "") + (cp / 100).toFixed(2);
 }
 
 function glyph(kind, gote) {
