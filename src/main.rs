@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 use gogo::event::Event;
 use gogo::game::Game;
 use gogo::search::Shared;
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -81,11 +82,8 @@ fn bench(depth: Option<i32>) {
     });
 }
 
-fn main() -> anyhow::Result<()> {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
-        .target(env_logger::Target::Stderr)
-        .init();
-    match Cli::parse().command {
+fn run(command: Option<Tool>) -> anyhow::Result<()> {
+    match command {
         None => gogo::protocol::run_stdio(),
         Some(Tool::Perft { depth, position }) => perft(depth, &position)?,
         Some(Tool::Bench { depth }) => bench(depth),
@@ -93,4 +91,18 @@ fn main() -> anyhow::Result<()> {
         Some(Tool::Gui(args)) => gogo::gui::run(&args)?,
     }
     Ok(())
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    match run(Cli::parse().command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // One line with its causes ("position '...': bad SFEN: ..."), no backtrace.
+            eprintln!("gogo: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
 }
