@@ -8,6 +8,7 @@ pub mod eval;
 pub mod game;
 pub mod mate;
 pub mod movegen;
+pub mod nnue;
 pub mod notation;
 pub mod params;
 pub mod perft;
