@@ -19,20 +19,15 @@
 //! Writes `PREFIX.fnet` (float) and, when the hidden size is the engine's, `PREFIX.nnue`
 //! (quantised, loadable by `gogo::nnue::Network::load`).
 
-// Index loops over the two perspectives read several parallel arrays.
-#![allow(clippy::needless_range_loop)]
-
 use gogo::eval::evaluate;
 use gogo::nnue::data::{self, Record};
-use gogo::nnue::features::{self, FEATURES, PER_BUCKET};
-use gogo::nnue::float::{FloatNet, WEIGHT_CLIP};
+use gogo::nnue::float::FloatNet;
 use gogo::nnue::rng::SplitMix64;
+use gogo::nnue::trainer::{export, import, sample, sigmoid, step, validate, AdamW, Layout, Sample};
 use gogo::nnue::{HIDDEN, SCALE};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
-
-const MAX_FEATURES: usize = 16;
 
 struct Options {
     data: Vec<PathBuf>,
@@ -110,188 +105,6 @@ fn parse_args() -> Result<Options, String> {
     Ok(o)
 }
 
-/// One training position as feature lists and a target.
-#[derive(Clone, Copy)]
-struct Sample {
-    f: [[u16; MAX_FEATURES]; 2],
-    n: [u8; 2],
-    target: f32,
-}
-
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-fn sample(r: &Record, lambda: f32) -> Sample {
-    let stm = r.pos.side_to_move();
-    let mut s = Sample {
-        f: [[0; MAX_FEATURES]; 2],
-        n: [0; 2],
-        target: lambda * (r.result as f32 + 1.0) / 2.0
-            + (1.0 - lambda) * sigmoid(r.score as f32 / SCALE as f32),
-    };
-    for (i, p) in [stm, !stm].into_iter().enumerate() {
-        let list = features::active(&r.pos, p);
-        assert!(
-            list.len() <= MAX_FEATURES,
-            "at most 12 men in a legal position"
-        );
-        s.f[i][..list.len()].copy_from_slice(list.as_slice());
-        s.n[i] = list.len() as u8;
-    }
-    s
-}
-
-/// All parameters in one vector: feature rows (FEATURES x H), factoriser rows (PER_BUCKET x
-/// H), feature biases (H), output weights (2H), output bias (1).
-struct Layout {
-    h: usize,
-    fact: usize,
-    b1: usize,
-    w2: usize,
-    b2: usize,
-    len: usize,
-}
-
-impl Layout {
-    fn new(h: usize) -> Layout {
-        let fact = FEATURES * h;
-        let b1 = fact + PER_BUCKET * h;
-        let w2 = b1 + h;
-        let b2 = w2 + 2 * h;
-        Layout {
-            h,
-            fact,
-            b1,
-            w2,
-            b2,
-            len: b2 + 1,
-        }
-    }
-}
-
-/// Forward pass; with `grad`, also accumulates the gradient of the loss (scaled by `scale`).
-/// Returns the loss.
-fn step(
-    l: &Layout,
-    p: &[f32],
-    s: &Sample,
-    factoriser: bool,
-    acc: &mut [Vec<f32>; 2],
-    grad: Option<(&mut [f32], f32)>,
-) -> f32 {
-    let h = l.h;
-    for side in 0..2 {
-        let a = &mut acc[side];
-        a.copy_from_slice(&p[l.b1..l.b1 + h]);
-        for &f in &s.f[side][..s.n[side] as usize] {
-            let f = f as usize;
-            for (x, w) in a.iter_mut().zip(&p[f * h..(f + 1) * h]) {
-                *x += w;
-            }
-            if factoriser {
-                let v = l.fact + (f % PER_BUCKET) * h;
-                for (x, w) in a.iter_mut().zip(&p[v..v + h]) {
-                    *x += w;
-                }
-            }
-        }
-    }
-    let mut out = p[l.b2];
-    for side in 0..2 {
-        let w2 = &p[l.w2 + side * h..l.w2 + (side + 1) * h];
-        for (x, w) in acc[side].iter().zip(w2) {
-            let c = x.clamp(0.0, 1.0);
-            out += c * c * w;
-        }
-    }
-    let pred = sigmoid(out);
-    let err = pred - s.target;
-    let loss = err * err;
-    if let Some((g, scale)) = grad {
-        let d = 2.0 * err * pred * (1.0 - pred) * scale;
-        g[l.b2] += d;
-        for side in 0..2 {
-            let w2o = l.w2 + side * h;
-            // The feature-side gradient of this perspective, reusing acc as the buffer.
-            for j in 0..h {
-                let x = acc[side][j];
-                let c = x.clamp(0.0, 1.0);
-                g[w2o + j] += d * c * c;
-                acc[side][j] = if x > 0.0 && x < 1.0 {
-                    d * p[w2o + j] * 2.0 * x
-                } else {
-                    0.0
-                };
-            }
-            let da = &acc[side];
-            for (gb, x) in g[l.b1..l.b1 + h].iter_mut().zip(da) {
-                *gb += x;
-            }
-            for &f in &s.f[side][..s.n[side] as usize] {
-                let f = f as usize;
-                for (gw, x) in g[f * h..(f + 1) * h].iter_mut().zip(da) {
-                    *gw += x;
-                }
-                if factoriser {
-                    let v = l.fact + (f % PER_BUCKET) * h;
-                    for (gw, x) in g[v..v + h].iter_mut().zip(da) {
-                        *gw += x;
-                    }
-                }
-            }
-        }
-    }
-    loss
-}
-
-/// Mean loss over `samples`, on `threads` threads.
-fn validate(l: &Layout, p: &[f32], samples: &[Sample], factoriser: bool, threads: usize) -> f64 {
-    if samples.is_empty() {
-        return f64::NAN;
-    }
-    let chunk = samples.len().div_ceil(threads);
-    let total: f64 = std::thread::scope(|sc| {
-        let handles: Vec<_> = samples
-            .chunks(chunk)
-            .map(|part| {
-                sc.spawn(move || {
-                    let mut acc = [vec![0.0; l.h], vec![0.0; l.h]];
-                    part.iter()
-                        .map(|s| step(l, p, s, factoriser, &mut acc, None) as f64)
-                        .sum::<f64>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("validation thread"))
-            .sum()
-    });
-    total / samples.len() as f64
-}
-
-/// The float net with the factoriser folded into every bucket.
-fn export(l: &Layout, p: &[f32], factoriser: bool) -> FloatNet {
-    let h = l.h;
-    let mut ft_w = p[..FEATURES * h].to_vec();
-    if factoriser {
-        for f in 0..FEATURES {
-            let v = l.fact + (f % PER_BUCKET) * h;
-            for j in 0..h {
-                ft_w[f * h + j] += p[v + j];
-            }
-        }
-    }
-    FloatNet {
-        hidden: h,
-        ft_w,
-        ft_b: p[l.b1..l.b1 + h].to_vec(),
-        out_w: p[l.w2..l.w2 + 2 * h].to_vec(),
-        out_b: p[l.b2],
-    }
-}
-
 fn run(o: &Options) -> Result<(), String> {
     let t0 = Instant::now();
     let mut records = Vec::new();
@@ -315,7 +128,6 @@ fn run(o: &Options) -> Result<(), String> {
     );
 
     let l = Layout::new(o.hidden);
-    let mut p = vec![0.0f32; l.len];
     let init = match &o.init {
         Some(path) => FloatNet::load(path).map_err(|e| format!("{}: {e}", path.display()))?,
         None => FloatNet::random(o.hidden, o.seed),
@@ -323,15 +135,10 @@ fn run(o: &Options) -> Result<(), String> {
     if init.hidden != o.hidden {
         return Err(format!("--init net has hidden size {}", init.hidden));
     }
-    p[..FEATURES * l.h].copy_from_slice(&init.ft_w);
-    p[l.b1..l.b1 + l.h].copy_from_slice(&init.ft_b);
-    p[l.w2..l.w2 + 2 * l.h].copy_from_slice(&init.out_w);
-    p[l.b2] = init.out_b;
-    let mut m = vec![0.0f32; l.len];
-    let mut v = vec![0.0f32; l.len];
+    let mut p = import(&init);
+    let mut opt = AdamW::new(l.len);
     let threads = o.threads;
     let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0f32; l.len]).collect();
-    let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let steps_per_epoch = train.len().div_ceil(o.batch);
     let total_steps = (steps_per_epoch * o.epochs).max(1);
     let mut t = 0usize;
@@ -400,24 +207,9 @@ fn run(o: &Options) -> Result<(), String> {
             }
             // AdamW with a cosine learning-rate schedule.
             t += 1;
-            let lr =
-                o.lr * 0.5 * (1.0 + (std::f32::consts::PI * t as f32 / total_steps as f32).cos());
-            let lr = lr.max(o.lr * 0.01);
-            let c1 = 1.0 - b1.powi(t as i32);
-            let c2 = 1.0 - b2.powi(t as i32);
-            for i in 0..l.len {
-                let g = first[0][i];
-                first[0][i] = 0.0;
-                m[i] = b1 * m[i] + (1.0 - b1) * g;
-                v[i] = b2 * v[i] + (1.0 - b2) * g * g;
-                let upd = (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
-                let decay = if i >= l.b1 && i < l.w2 || i == l.b2 {
-                    0.0
-                } else {
-                    o.wd
-                };
-                p[i] = (p[i] - lr * (upd + decay * p[i])).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
-            }
+            let cos = (std::f32::consts::PI * t as f32 / total_steps as f32).cos();
+            let lr = (o.lr * 0.5 * (1.0 + cos)).max(o.lr * 0.01);
+            opt.step(&l, &mut p, &mut first[0], lr, o.wd);
             if last_report.elapsed().as_secs() >= 20 {
                 last_report = Instant::now();
                 let done = (bi + 1) * o.batch;
