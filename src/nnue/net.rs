@@ -278,8 +278,17 @@ impl Network {
     /// Recomputes perspective `p`'s accumulator from scratch.
     pub fn refresh(&self, pos: &Position, p: Color, acc: &mut Accumulator, kernel: Kernel) {
         let list = features::active(pos, p);
-        let add: Vec<&[i16]> = list.as_slice().iter().map(|&f| self.row(f)).collect();
-        apply(kernel, &self.ft_b, &add, &[], &mut acc.v[p.index()]);
+        let mut rows: [&[i16]; features::MAX_ACTIVE] = [&[]; features::MAX_ACTIVE];
+        for (r, &f) in rows.iter_mut().zip(list.as_slice()) {
+            *r = self.row(f);
+        }
+        apply(
+            kernel,
+            &self.ft_b,
+            &rows[..list.len()],
+            &[],
+            &mut acc.v[p.index()],
+        );
     }
 
     /// Both accumulators of `pos` from scratch.
@@ -395,28 +404,35 @@ mod avx2 {
     const LANES: usize = 16;
     const _: () = assert!(HIDDEN.is_multiple_of(LANES));
 
+    const REGS: usize = HIDDEN / LANES;
+
+    /// The whole accumulator lives in `REGS` registers while the rows are added.
     #[target_feature(enable = "avx2")]
     pub unsafe fn apply(src: &[i16], add: &[&[i16]], sub: &[&[i16]], dst: &mut [i16; HIDDEN]) {
         assert!(src.len() >= HIDDEN);
         assert!(add.iter().chain(sub.iter()).all(|r| r.len() >= HIDDEN));
-        for i in (0..HIDDEN).step_by(LANES) {
-            // SAFETY: every slice holds at least HIDDEN elements (asserted), i + 16 <= HIDDEN.
-            unsafe {
-                let mut v = _mm256_loadu_si256(src.as_ptr().add(i) as *const __m256i);
-                for row in add {
-                    v = _mm256_add_epi16(
-                        v,
-                        _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i),
-                    );
-                }
-                for row in sub {
-                    v = _mm256_sub_epi16(
-                        v,
-                        _mm256_loadu_si256(row.as_ptr().add(i) as *const __m256i),
-                    );
-                }
-                _mm256_storeu_si256(dst.as_mut_ptr().add(i) as *mut __m256i, v);
+        let mut regs = [_mm256_setzero_si256(); REGS];
+        // SAFETY (all loads and stores below): every slice holds at least HIDDEN elements
+        // (asserted) and the offsets are below HIDDEN - 15.
+        for (k, r) in regs.iter_mut().enumerate() {
+            *r = unsafe { _mm256_loadu_si256(src.as_ptr().add(k * LANES) as *const __m256i) };
+        }
+        for row in add {
+            for (k, r) in regs.iter_mut().enumerate() {
+                let w =
+                    unsafe { _mm256_loadu_si256(row.as_ptr().add(k * LANES) as *const __m256i) };
+                *r = _mm256_add_epi16(*r, w);
             }
+        }
+        for row in sub {
+            for (k, r) in regs.iter_mut().enumerate() {
+                let w =
+                    unsafe { _mm256_loadu_si256(row.as_ptr().add(k * LANES) as *const __m256i) };
+                *r = _mm256_sub_epi16(*r, w);
+            }
+        }
+        for (k, r) in regs.iter().enumerate() {
+            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(k * LANES) as *mut __m256i, *r) };
         }
     }
 
