@@ -1,7 +1,7 @@
 //! Self-play training data for the NNUE (see `docs/nnue.md`).
 //!
 //! Usage: `cargo run --release --example datagen -- --out FILE [--games N] [--threads N]
-//! [--nodes N] [--seed S] [--random-plies N] [--max-plies N] [--seconds S] [--hash MB]
+//! [--nodes N] [--seed S] [--random-plies N] [--max-start-score CP] [--max-plies N] [--seconds S] [--hash MB]
 //! [--openings FILE]`
 //!
 //! Without `--openings` the 200 lines of `data/openings.txt` (built in) are used. Progress and
@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: datagen --out FILE [--games N] [--threads N] [--nodes N] [--seed S] \
-                     [--random-plies N] [--max-plies N] [--seconds S] [--hash MB] [--openings FILE]";
+                     [--random-plies N] [--max-start-score CP] [--max-plies N] [--seconds S] [--hash MB] [--openings FILE]";
 
 fn parse_args() -> Result<(PathBuf, Settings), String> {
     let mut s = Settings {
@@ -40,6 +40,7 @@ fn parse_args() -> Result<(PathBuf, Settings), String> {
             "--nodes" => s.nodes = num(value()?)?.max(1),
             "--seed" => s.seed = num(value()?)?,
             "--random-plies" => s.random_plies = num(value()?)? as usize,
+            "--max-start-score" => s.max_start_score = num(value()?)? as i32,
             "--max-plies" => s.max_plies = num(value()?)? as u32,
             "--hash" => s.hash_mb = num(value()?)?.max(1) as usize,
             "--seconds" => s.time_limit = Some(Duration::from_secs(num(value()?)?)),
@@ -63,7 +64,7 @@ fn report(s: &Summary) -> String {
     let secs = s.seconds.max(1e-9);
     format!(
         "{} games, {} positions ({:.1} pos/s, {:.2} games/s, {:.0} knps), {} plies, \
-         sente/gote/draw {}/{}/{}, dropped {} duplicate and {} decided starts, {:.0} s",
+         sente/gote/draw {}/{}/{}, dropped {} duplicate and {} unbalanced starts, {:.0} s",
         s.games,
         s.positions,
         s.positions as f64 / secs,
@@ -74,7 +75,7 @@ fn report(s: &Summary) -> String {
         s.outcomes[1],
         s.outcomes[2],
         s.dropped_duplicates,
-        s.dropped_decided,
+        s.dropped_starts,
         s.seconds
     )
 }
@@ -92,12 +93,13 @@ fn main() -> ExitCode {
     };
     log::info!(
         "datagen: seed {}, {} games max, {} threads, {} nodes per move, {} random plies, \
-         {} openings -> {}",
+         start |score| <= {}, {} openings -> {}",
         settings.seed,
         settings.games,
         settings.threads,
         settings.nodes,
         settings.random_plies,
+        settings.max_start_score,
         settings.openings.len(),
         out.display()
     );

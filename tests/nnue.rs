@@ -340,6 +340,7 @@ fn datagen_is_deterministic_and_keeps_quiet_positions() {
         threads: 1,
         nodes: 300,
         random_plies: 2,
+        max_start_score: 300,
         max_plies: 40,
         hash_mb: 1,
         openings,

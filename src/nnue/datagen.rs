@@ -1,7 +1,8 @@
 //! Self-play data generation: Gogo against itself at a fixed node budget per move.
 //!
 //! Game `i` of a run with seed `s` is a pure function of `(s, i)` and the settings: its own
-//! random stream picks an opening line and then `random_plies` random legal moves, and every
+//! random stream picks an opening line and then `random_plies` random legal moves (drawn again
+//! while a search scores the start beyond `max_start_score`), and every
 //! move is a single-threaded search with a fresh hash table and fresh history, limited by
 //! nodes (not time). Games are played by `threads` workers in parallel and handed to the sink
 //! in game order, so the output file is the same whatever the thread count. A game whose start
@@ -25,6 +26,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
+/// Draws of an opening line and random plies tried before a game is given up.
+const START_ATTEMPTS: usize = 20;
+
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub seed: u64,
@@ -40,6 +44,8 @@ pub struct Settings {
     pub hash_mb: usize,
     /// Opening lines as `position` arguments (`startpos moves ...`).
     pub openings: Vec<String>,
+    /// Largest |score| (search at `nodes`) of an acceptable start; 0 accepts any start.
+    pub max_start_score: i32,
     /// Stop handing out new games after this long.
     pub time_limit: Option<Duration>,
 }
@@ -52,6 +58,7 @@ impl Default for Settings {
             threads: 1,
             nodes: 5000,
             random_plies: 4,
+            max_start_score: 300,
             max_plies: 300,
             hash_mb: 8,
             openings: vec!["startpos".to_string()],
@@ -76,7 +83,7 @@ pub struct GameOutput {
     /// Key of the position the searched part of the game started from.
     pub start_key: u64,
     pub records: Vec<Record>,
-    /// `None` when the random start was already decided (such games are dropped).
+    /// `None` when no balanced, undecided start was found (such games are dropped).
     pub result: Option<GameResult>,
     pub plies: usize,
     /// Nodes searched in this game.
@@ -86,33 +93,10 @@ pub struct GameOutput {
 /// Plays game `index` of the run.
 pub fn play_game(s: &Settings, index: u64) -> Result<GameOutput, String> {
     let mut rng = SplitMix64::new(mix(s.seed, index));
-    let line = &s.openings[rng.below(s.openings.len().max(1))];
-    let args: Vec<&str> = line.split_whitespace().collect();
-    let mut game = Engine::parse_position(&args).map_err(|e| format!("opening '{line}': {e}"))?;
     let rules = GameRules {
         sennichite: SennichiteRule::Draw,
         max_plies: s.max_plies,
     };
-    for _ in 0..s.random_plies {
-        if game.result(rules).is_some() {
-            break;
-        }
-        let moves = legal_moves(game.current());
-        let m = moves.as_slice()[rng.below(moves.len())];
-        game.play(m)?;
-    }
-    let start_key = game.current().key();
-    let mut out = GameOutput {
-        index,
-        start_key,
-        records: Vec::new(),
-        result: None,
-        plies: 0,
-        nodes: 0,
-    };
-    if game.result(rules).is_some() {
-        return Ok(out);
-    }
     let tt = Arc::new(TranspositionTable::new(s.hash_mb));
     let mut searcher = Searcher::new(tt, Arc::new(Shared::default()), Arc::new(|_: &str| {}));
     let config = SearchConfig {
@@ -125,6 +109,47 @@ pub fn play_game(s: &Settings, index: u64) -> Result<GameOutput, String> {
         nodes: Some(s.nodes),
         ..Limits::default()
     };
+    let mut out = GameOutput {
+        index,
+        start_key: 0,
+        records: Vec::new(),
+        result: None,
+        plies: 0,
+        nodes: 0,
+    };
+    // An opening line plus random plies, searched once: a start whose score is beyond
+    // `max_start_score` (a random move often loses a man) is drawn again.
+    let mut chosen = None;
+    for _ in 0..START_ATTEMPTS {
+        let line = &s.openings[rng.below(s.openings.len().max(1))];
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let mut game =
+            Engine::parse_position(&args).map_err(|e| format!("opening '{line}': {e}"))?;
+        for _ in 0..s.random_plies {
+            if game.result(rules).is_some() {
+                break;
+            }
+            let moves = legal_moves(game.current());
+            let m = moves.as_slice()[rng.below(moves.len())];
+            game.play(m)?;
+        }
+        if game.result(rules).is_some() {
+            continue;
+        }
+        if s.max_start_score > 0 {
+            let r = searcher.think(game.positions(), &limits, &[], &config);
+            out.nodes += r.nodes;
+            if r.score.abs() > s.max_start_score {
+                continue;
+            }
+        }
+        chosen = Some(game);
+        break;
+    }
+    let Some(mut game) = chosen else {
+        return Ok(out);
+    };
+    out.start_key = game.current().key();
     // (position, score, side to move) of the kept positions; results are filled in at the end.
     let mut kept = Vec::new();
     let result = loop {
@@ -166,7 +191,7 @@ pub fn play_game(s: &Settings, index: u64) -> Result<GameOutput, String> {
 pub struct Summary {
     pub games: u64,
     pub dropped_duplicates: u64,
-    pub dropped_decided: u64,
+    pub dropped_starts: u64,
     pub positions: u64,
     pub plies: u64,
     pub nodes: u64,
@@ -176,7 +201,7 @@ pub struct Summary {
 }
 
 /// Plays the run's games on `s.threads` workers and hands each kept game to `sink` in game
-/// order (duplicates of an earlier start and games decided before the search are dropped).
+/// order (duplicates of an earlier start and games without a balanced start are dropped).
 /// `progress` is called after every game with the running totals.
 pub fn run(
     s: &Settings,
@@ -230,7 +255,7 @@ pub fn run(
             expected += 1;
             summary.nodes += g.nodes;
             match g.result {
-                None => summary.dropped_decided += 1,
+                None => summary.dropped_starts += 1,
                 Some(_) if !seen.insert(g.start_key) => summary.dropped_duplicates += 1,
                 Some(r) => {
                     if error.is_none() {
