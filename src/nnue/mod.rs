@@ -20,6 +20,7 @@ pub mod features;
 pub mod float;
 pub mod net;
 pub mod rng;
+pub mod stack;
 pub mod trainer;
 
 pub use net::{Accumulator, NetError, Network};
