@@ -315,6 +315,16 @@ fn compare(net: &FloatNet, val: &[Record], lambda: f32) {
             100.0 * stats[k][2] / n
         );
     }
+    let same = evals[0]
+        .iter()
+        .zip(&evals[1])
+        .filter(|(a, b)| (**a > 0.0) == (**b > 0.0))
+        .count();
+    log::info!(
+        "net against handcrafted: correlation {:.3}, same sign {:.1}%",
+        corr(&evals[0], &evals[1]),
+        100.0 * same as f64 / n
+    );
 }
 
 fn main() -> ExitCode {
