@@ -13,6 +13,7 @@ pub mod gui;
 pub mod mate;
 pub mod movegen;
 pub mod movepick;
+pub mod nnue;
 pub mod notation;
 pub mod options;
 pub mod params;

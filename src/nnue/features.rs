@@ -1,0 +1,198 @@
+//! Input features and their changes by a move.
+//!
+//! For a perspective `p` (the colour whose accumulator it is) the board is seen as `p` sees
+//! it: squares of gote's perspective are rotated by 180 degrees and colours are relative (own,
+//! enemy). The bucket is `p`'s own king square so seen (25 buckets; a position without `p`'s
+//! king, possible in hand-made SFENs, uses the king's start square). Within a bucket:
+//! - `rel * 250 + kind * 25 + square` for each man on the board (`rel` 0 own, 1 enemy; all ten
+//!   kinds, kings and promoted kinds included);
+//! - `500 + rel * 10 + hand_kind * 2 + (n - 1)` for `n = 1 ..= count` of each hand kind.
+//!
+//! Every man is either on the board or in a hand, so a position with the full set has exactly
+//! twelve active features per perspective. Why the king square and not a coarser bucket: the
+//! board has only 25 squares, a refresh touches at most twelve rows, and king safety dominates
+//! minishogi; the trainer shares statistics between buckets with a factoriser (the same
+//! features without bucket, folded into every bucket on export).
+
+use crate::position::Position;
+use crate::types::{Color, Move, PieceKind, Square};
+
+pub const BUCKETS: usize = 25;
+pub const BOARD_FEATURES: usize = 2 * PieceKind::COUNT * Square::COUNT;
+pub const HAND_FEATURES: usize = 2 * 5 * 2;
+pub const PER_BUCKET: usize = BOARD_FEATURES + HAND_FEATURES;
+pub const FEATURES: usize = BUCKETS * PER_BUCKET;
+/// Upper bound of active features per perspective (12 men in the set; SFENs cannot hold more).
+pub const MAX_ACTIVE: usize = 32;
+/// Bucket of a perspective without its king: the king's start square (5e as sente sees it).
+const NO_KING_BUCKET: usize = 20;
+
+/// A square as perspective `p` sees it.
+#[inline(always)]
+pub fn orient(p: Color, sq: Square) -> usize {
+    match p {
+        Color::Black => sq.index(),
+        Color::White => 24 - sq.index(),
+    }
+}
+
+/// The king bucket of perspective `p`.
+#[inline]
+pub fn bucket(pos: &Position, p: Color) -> usize {
+    pos.king_square(p).map_or(NO_KING_BUCKET, |k| orient(p, k))
+}
+
+#[inline(always)]
+fn rel(p: Color, c: Color) -> usize {
+    (p != c) as usize
+}
+
+/// Index of a man of colour `c` and kind `kind` on `sq`, for perspective `p` in `bucket`.
+#[inline(always)]
+pub fn board_index(p: Color, bucket: usize, c: Color, kind: PieceKind, sq: Square) -> u16 {
+    (bucket * PER_BUCKET + rel(p, c) * 250 + kind.index() * 25 + orient(p, sq)) as u16
+}
+
+/// Index of the `n`-th (1 or 2) man of `kind` in `c`'s hand, for perspective `p` in `bucket`.
+#[inline(always)]
+pub fn hand_index(p: Color, bucket: usize, c: Color, kind: PieceKind, n: u8) -> u16 {
+    debug_assert!((1..=2).contains(&n));
+    (bucket * PER_BUCKET + BOARD_FEATURES + rel(p, c) * 10 + kind.index() * 2 + (n as usize - 1))
+        as u16
+}
+
+/// A short list of feature indices.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FeatureList {
+    len: usize,
+    items: [u16; MAX_ACTIVE],
+}
+
+impl FeatureList {
+    #[inline(always)]
+    pub fn push(&mut self, f: u16) {
+        self.items[self.len] = f;
+        self.len += 1;
+    }
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[u16] {
+        &self.items[..self.len]
+    }
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// The active features of `pos` for perspective `p`.
+pub fn active(pos: &Position, p: Color) -> FeatureList {
+    let b = bucket(pos, p);
+    let mut list = FeatureList::default();
+    for c in Color::BOTH {
+        for sq in pos.pieces(c) {
+            let kind = pos.piece_on(sq).expect("bitboard and board agree").kind;
+            list.push(board_index(p, b, c, kind, sq));
+        }
+        let hand = pos.hand(c);
+        for kind in PieceKind::HAND {
+            for n in 1..=hand.count(kind).min(2) {
+                list.push(hand_index(p, b, c, kind, n));
+            }
+        }
+    }
+    list
+}
+
+/// How perspective `p`'s accumulator changes when a move is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The perspective's own king moved: its bucket changed, recompute from the new position.
+    Refresh,
+    /// Features switched on and off (at most two each).
+    Delta {
+        add: [u16; 2],
+        n_add: usize,
+        sub: [u16; 2],
+        n_sub: usize,
+    },
+}
+
+/// The change of perspective `p`'s features when the legal move `m` is played in `before`.
+pub fn change(before: &Position, m: Move, p: Color) -> Change {
+    let us = before.side_to_move();
+    let them = !us;
+    let to = m.to();
+    let mut add = [0u16; 2];
+    let mut sub = [0u16; 2];
+    let (mut n_add, mut n_sub) = (0, 0);
+    if m.is_drop() {
+        let b = bucket(before, p);
+        let kind = m.drop_kind();
+        let count = before.hand(us).count(kind);
+        sub[n_sub] = hand_index(p, b, us, kind, count);
+        n_sub += 1;
+        add[n_add] = board_index(p, b, us, kind, to);
+        n_add += 1;
+    } else {
+        let from = m.from();
+        let piece = before.piece_on(from).expect("a legal move starts on a man");
+        if piece.kind == PieceKind::King && p == us {
+            return Change::Refresh;
+        }
+        let b = bucket(before, p);
+        let new_kind = if m.is_promotion() {
+            piece.kind.promote()
+        } else {
+            piece.kind
+        };
+        sub[n_sub] = board_index(p, b, us, piece.kind, from);
+        n_sub += 1;
+        add[n_add] = board_index(p, b, us, new_kind, to);
+        n_add += 1;
+        if let Some(cap) = before.piece_on(to) {
+            debug_assert_eq!(cap.color, them);
+            sub[n_sub] = board_index(p, b, them, cap.kind, to);
+            n_sub += 1;
+            let hk = cap.kind.unpromote();
+            let count = before.hand(us).count(hk) + 1;
+            add[n_add] = hand_index(p, b, us, hk, count.min(2));
+            n_add += 1;
+        }
+    }
+    Change::Delta {
+        add,
+        n_add,
+        sub,
+        n_sub,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_has_twelve_features_per_side_in_range() {
+        let pos = Position::startpos();
+        for p in Color::BOTH {
+            let f = active(&pos, p);
+            assert_eq!(f.len(), 12);
+            assert!(f.as_slice().iter().all(|&i| (i as usize) < FEATURES));
+            let mut sorted = f.as_slice().to_vec();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), 12, "features are distinct");
+        }
+        // Both kings stand on their start squares: both perspectives see the same features.
+        let sorted = |p| {
+            let mut v = active(&pos, p).as_slice().to_vec();
+            v.sort();
+            v
+        };
+        assert_eq!(sorted(Color::Black), sorted(Color::White));
+    }
+}

@@ -1,0 +1,460 @@
+//! The quantised network: i16 feature transformer, i16 accumulators, SCReLU, one i16 output
+//! neuron with an i32 sum. SIMD through `std::arch` (AVX2, detected at run time) with a scalar
+//! path that gives bit-identical results (all sums wrap the same way; tested).
+//!
+//! File format (little endian): the 8-byte magic `GOGONNUE`, then u32 version, features,
+//! hidden, QA, QB, SCALE, u64 payload length, u64 FNV-1a hash of the payload, then the payload:
+//! feature weights (features x hidden i16, row by feature), feature biases (hidden i16),
+//! output weights (2 x hidden i16: side to move first), output bias (i32).
+
+use super::features::{self, Change, FEATURES};
+use super::rng::fnv1a;
+use super::{HIDDEN, QA, QB, SCALE};
+use crate::position::Position;
+use crate::types::{Color, Move};
+use std::fmt;
+use std::path::Path;
+use std::sync::OnceLock;
+
+pub const MAGIC: &[u8; 8] = b"GOGONNUE";
+pub const VERSION: u32 = 1;
+const HEADER_BYTES: usize = 8 + 6 * 4 + 8 + 8;
+
+/// Why a net file was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NetError {
+    Io(String),
+    TooShort(usize),
+    BadMagic,
+    UnsupportedVersion(u32),
+    Shape {
+        what: &'static str,
+        found: u32,
+        expected: u32,
+    },
+    Length {
+        found: u64,
+        expected: u64,
+    },
+    BadHash,
+    /// A float net whose values cannot be quantised (not finite, or out of range).
+    Unquantisable(String),
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::Io(e) => write!(f, "cannot read the net file: {e}"),
+            NetError::TooShort(n) => write!(f, "net file too short ({n} bytes) for a header"),
+            NetError::BadMagic => write!(f, "not a Gogo NNUE file (bad magic)"),
+            NetError::UnsupportedVersion(v) => {
+                write!(
+                    f,
+                    "unsupported net version {v} (this build reads {VERSION})"
+                )
+            }
+            NetError::Shape {
+                what,
+                found,
+                expected,
+            } => write!(f, "net has {what} {found}, this build needs {expected}"),
+            NetError::Length { found, expected } => write!(
+                f,
+                "net payload is {found} bytes, {expected} expected (truncated or damaged)"
+            ),
+            NetError::BadHash => write!(f, "net payload hash mismatch (damaged file)"),
+            NetError::Unquantisable(e) => write!(f, "net cannot be quantised: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// The two perspectives' accumulators, indexed by colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+pub struct Accumulator {
+    pub v: [[i16; HIDDEN]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Self {
+        Accumulator {
+            v: [[0; HIDDEN]; 2],
+        }
+    }
+}
+
+/// Which code computes the accumulator and output.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    Scalar,
+    Avx2,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU runs (detected once).
+    pub fn best() -> Kernel {
+        static BEST: OnceLock<Kernel> = OnceLock::new();
+        *BEST.get_or_init(|| {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    return Kernel::Avx2;
+                }
+            }
+            Kernel::Scalar
+        })
+    }
+
+    /// Every kernel this CPU can run (for tests comparing them).
+    pub fn available() -> Vec<Kernel> {
+        let mut k = vec![Kernel::Scalar];
+        if Kernel::best() == Kernel::Avx2 {
+            k.push(Kernel::Avx2);
+        }
+        k
+    }
+}
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    /// FEATURES x HIDDEN, row `f` = weights of feature `f`.
+    pub ft_w: Vec<i16>,
+    pub ft_b: Vec<i16>,
+    /// 2 x HIDDEN: the side to move's accumulator first.
+    pub out_w: Vec<i16>,
+    pub out_b: i32,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Network({} features x {HIDDEN}, hash {:016x})",
+            FEATURES,
+            self.hash()
+        )
+    }
+}
+
+fn put_u32(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+impl Network {
+    pub const PAYLOAD_BYTES: usize = (FEATURES * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4;
+
+    /// A net of zeros (evaluates everything as 0).
+    pub fn zeros() -> Network {
+        Network {
+            ft_w: vec![0; FEATURES * HIDDEN],
+            ft_b: vec![0; HIDDEN],
+            out_w: vec![0; 2 * HIDDEN],
+            out_b: 0,
+        }
+    }
+
+    fn payload(&self) -> Vec<u8> {
+        let mut p = Vec::with_capacity(Self::PAYLOAD_BYTES);
+        for v in self.ft_w.iter().chain(&self.ft_b).chain(&self.out_w) {
+            p.extend_from_slice(&v.to_le_bytes());
+        }
+        p.extend_from_slice(&self.out_b.to_le_bytes());
+        p
+    }
+
+    /// The FNV-1a hash of the payload (names a net in logs and docs).
+    pub fn hash(&self) -> u64 {
+        fnv1a(&self.payload())
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let payload = self.payload();
+        let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
+        out.extend_from_slice(MAGIC);
+        for v in [
+            VERSION,
+            FEATURES as u32,
+            HIDDEN as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+        ] {
+            put_u32(&mut out, v);
+        }
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// Parses a net file, checking magic, version, shape, length and hash.
+    pub fn from_bytes(b: &[u8]) -> Result<Network, NetError> {
+        if b.len() < HEADER_BYTES {
+            if b.len() >= 8 && &b[..8] != MAGIC {
+                return Err(NetError::BadMagic);
+            }
+            return Err(NetError::TooShort(b.len()));
+        }
+        if &b[..8] != MAGIC {
+            return Err(NetError::BadMagic);
+        }
+        let version = u32_at(b, 8);
+        if version != VERSION {
+            return Err(NetError::UnsupportedVersion(version));
+        }
+        let shape = [
+            ("features", FEATURES as u32),
+            ("hidden size", HIDDEN as u32),
+            ("QA", QA as u32),
+            ("QB", QB as u32),
+            ("scale", SCALE as u32),
+        ];
+        for (i, (what, expected)) in shape.into_iter().enumerate() {
+            let found = u32_at(b, 12 + 4 * i);
+            if found != expected {
+                return Err(NetError::Shape {
+                    what,
+                    found,
+                    expected,
+                });
+            }
+        }
+        let len = u64_at(b, 32);
+        let hash = u64_at(b, 40);
+        let payload = &b[HEADER_BYTES..];
+        if len != Self::PAYLOAD_BYTES as u64 || payload.len() as u64 != len {
+            return Err(NetError::Length {
+                found: payload.len() as u64,
+                expected: Self::PAYLOAD_BYTES as u64,
+            });
+        }
+        if fnv1a(payload) != hash {
+            return Err(NetError::BadHash);
+        }
+        let mut words = payload
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
+        let ft_w = take(FEATURES * HIDDEN);
+        let ft_b = take(HIDDEN);
+        let out_w = take(2 * HIDDEN);
+        let tail = &payload[payload.len() - 4..];
+        let out_b = i32::from_le_bytes(tail.try_into().expect("4 bytes"));
+        Ok(Network {
+            ft_w,
+            ft_b,
+            out_w,
+            out_b,
+        })
+    }
+
+    /// Loads a net file (the `EvalFile` option): any error leaves the caller's net untouched.
+    pub fn load(path: &Path) -> Result<Network, NetError> {
+        let bytes =
+            std::fs::read(path).map_err(|e| NetError::Io(format!("{}: {e}", path.display())))?;
+        Network::from_bytes(&bytes)
+    }
+
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        std::fs::write(path, self.to_bytes())
+    }
+
+    #[inline(always)]
+    fn row(&self, f: u16) -> &[i16] {
+        let f = f as usize;
+        &self.ft_w[f * HIDDEN..(f + 1) * HIDDEN]
+    }
+
+    /// Recomputes perspective `p`'s accumulator from scratch.
+    pub fn refresh(&self, pos: &Position, p: Color, acc: &mut Accumulator, kernel: Kernel) {
+        let list = features::active(pos, p);
+        let mut rows: [&[i16]; features::MAX_ACTIVE] = [&[]; features::MAX_ACTIVE];
+        for (r, &f) in rows.iter_mut().zip(list.as_slice()) {
+            *r = self.row(f);
+        }
+        apply(
+            kernel,
+            &self.ft_b,
+            &rows[..list.len()],
+            &[],
+            &mut acc.v[p.index()],
+        );
+    }
+
+    /// Both accumulators of `pos` from scratch.
+    pub fn refresh_all(&self, pos: &Position, kernel: Kernel) -> Accumulator {
+        let mut acc = Accumulator::default();
+        for p in Color::BOTH {
+            self.refresh(pos, p, &mut acc, kernel);
+        }
+        acc
+    }
+
+    /// The accumulators after the legal move `m`, from those of `before` (whose position
+    /// after `m` is `after`): the features that changed, or a refresh for the mover's side
+    /// when its king moved.
+    pub fn update(
+        &self,
+        before: &Position,
+        m: Move,
+        after: &Position,
+        acc: &Accumulator,
+        kernel: Kernel,
+    ) -> Accumulator {
+        let mut next = Accumulator::default();
+        for p in Color::BOTH {
+            match features::change(before, m, p) {
+                Change::Refresh => self.refresh(after, p, &mut next, kernel),
+                Change::Delta {
+                    add,
+                    n_add,
+                    sub,
+                    n_sub,
+                } => {
+                    let a: [&[i16]; 2] = [self.row(add[0]), self.row(add[1])];
+                    let s: [&[i16]; 2] = [self.row(sub[0]), self.row(sub[1])];
+                    apply(
+                        kernel,
+                        &acc.v[p.index()],
+                        &a[..n_add],
+                        &s[..n_sub],
+                        &mut next.v[p.index()],
+                    );
+                }
+            }
+        }
+        next
+    }
+
+    /// The evaluation in centipawns for `stm` (the side to move) from its accumulators.
+    pub fn evaluate(&self, acc: &Accumulator, stm: Color, kernel: Kernel) -> i32 {
+        let sum = screlu_dot(kernel, &acc.v[stm.index()], &self.out_w[..HIDDEN]).wrapping_add(
+            screlu_dot(kernel, &acc.v[(!stm).index()], &self.out_w[HIDDEN..]),
+        );
+        (sum / QA + self.out_b) * SCALE / (QA * QB)
+    }
+
+    /// The evaluation of `pos` for its side to move, from fresh accumulators.
+    pub fn evaluate_position(&self, pos: &Position) -> i32 {
+        let k = Kernel::best();
+        self.evaluate(&self.refresh_all(pos, k), pos.side_to_move(), k)
+    }
+}
+
+/// `dst = src + sum(add) - sum(sub)`, element-wise with wrapping i16 arithmetic.
+pub fn apply(kernel: Kernel, src: &[i16], add: &[&[i16]], sub: &[&[i16]], dst: &mut [i16; HIDDEN]) {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 => {
+            // SAFETY: `Kernel::Avx2` is only handed out when the CPU has AVX2.
+            unsafe { avx2::apply(src, add, sub, dst) }
+        }
+        _ => {
+            dst.copy_from_slice(&src[..HIDDEN]);
+            for row in add {
+                for (d, &w) in dst.iter_mut().zip(row.iter()) {
+                    *d = d.wrapping_add(w);
+                }
+            }
+            for row in sub {
+                for (d, &w) in dst.iter_mut().zip(row.iter()) {
+                    *d = d.wrapping_sub(w);
+                }
+            }
+        }
+    }
+}
+
+/// `sum(clamp(acc, 0, QA)^2 * w)` with the product formed as `(v * w as i16) * v` (exact for
+/// |w| <= 128), summed with wrapping i32 arithmetic, which is order-independent.
+pub fn screlu_dot(kernel: Kernel, acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx2 => {
+            // SAFETY: `Kernel::Avx2` is only handed out when the CPU has AVX2.
+            unsafe { avx2::screlu_dot(acc, w) }
+        }
+        _ => {
+            let mut sum = 0i32;
+            for (&a, &w) in acc.iter().zip(w.iter()) {
+                let v = a.clamp(0, QA as i16);
+                let t = v.wrapping_mul(w);
+                sum = sum.wrapping_add(t as i32 * v as i32);
+            }
+            sum
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx2 {
+    use super::{HIDDEN, QA};
+    use std::arch::x86_64::*;
+
+    const LANES: usize = 16;
+    const _: () = assert!(HIDDEN.is_multiple_of(LANES));
+
+    const REGS: usize = HIDDEN / LANES;
+
+    /// The whole accumulator lives in `REGS` registers while the rows are added.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn apply(src: &[i16], add: &[&[i16]], sub: &[&[i16]], dst: &mut [i16; HIDDEN]) {
+        assert!(src.len() >= HIDDEN);
+        assert!(add.iter().chain(sub.iter()).all(|r| r.len() >= HIDDEN));
+        let mut regs = [_mm256_setzero_si256(); REGS];
+        // SAFETY (all loads and stores below): every slice holds at least HIDDEN elements
+        // (asserted) and the offsets are below HIDDEN - 15.
+        for (k, r) in regs.iter_mut().enumerate() {
+            *r = unsafe { _mm256_loadu_si256(src.as_ptr().add(k * LANES) as *const __m256i) };
+        }
+        for row in add {
+            for (k, r) in regs.iter_mut().enumerate() {
+                let w =
+                    unsafe { _mm256_loadu_si256(row.as_ptr().add(k * LANES) as *const __m256i) };
+                *r = _mm256_add_epi16(*r, w);
+            }
+        }
+        for row in sub {
+            for (k, r) in regs.iter_mut().enumerate() {
+                let w =
+                    unsafe { _mm256_loadu_si256(row.as_ptr().add(k * LANES) as *const __m256i) };
+                *r = _mm256_sub_epi16(*r, w);
+            }
+        }
+        for (k, r) in regs.iter().enumerate() {
+            unsafe { _mm256_storeu_si256(dst.as_mut_ptr().add(k * LANES) as *mut __m256i, *r) };
+        }
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn screlu_dot(acc: &[i16; HIDDEN], w: &[i16]) -> i32 {
+        assert!(w.len() >= HIDDEN);
+        let zero = _mm256_setzero_si256();
+        let qa = _mm256_set1_epi16(QA as i16);
+        let mut sum = _mm256_setzero_si256();
+        for i in (0..HIDDEN).step_by(LANES) {
+            // SAFETY: both slices hold at least HIDDEN elements, i + 16 <= HIDDEN.
+            unsafe {
+                let a = _mm256_loadu_si256(acc.as_ptr().add(i) as *const __m256i);
+                let v = _mm256_min_epi16(_mm256_max_epi16(a, zero), qa);
+                let ww = _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i);
+                let t = _mm256_mullo_epi16(v, ww);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(t, v));
+            }
+        }
+        let mut lanes = [0i32; 8];
+        // SAFETY: `lanes` is 32 bytes.
+        unsafe { _mm256_storeu_si256(lanes.as_mut_ptr() as *mut __m256i, sum) };
+        lanes.iter().fold(0i32, |s, &x| s.wrapping_add(x))
+    }
+}
