@@ -12,7 +12,9 @@
 use crate::bench;
 use crate::event::{Event, MateAnswer, Sink};
 use crate::game::{Game, GameRules, SennichiteRule};
+use crate::event::sanitize;
 use crate::mate::{MateLimits, MateResult, MateSolver};
+use crate::nnue::Network;
 use crate::movegen;
 use crate::options::{self, EngineOptions, OptionError, OptionId, OptionValue};
 use crate::perft;
@@ -84,6 +86,8 @@ pub struct Engine {
     shared: Arc<Shared>,
     /// `None` while a search job holds the searchers.
     pool: Option<Pool>,
+    /// The evaluation network (`EvalFile`); `None`: the handcrafted evaluation.
+    net: Option<Arc<Network>>,
     job: Option<Job>,
 }
 
@@ -108,6 +112,7 @@ impl Engine {
                 main,
                 helpers: Vec::new(),
             }),
+            net: None,
             job: None,
         }
     }
@@ -141,6 +146,9 @@ impl Engine {
             .ok_or_else(|| OptionError::Unknown(crate::event::sanitize(name, 40)))?;
         let v = spec.parse(value)?;
         log::debug!("setoption {} = {v:?}", spec.usi_name);
+        if spec.id == OptionId::EvalFile {
+            return self.load_net(v);
+        }
         if spec.id == OptionId::Hash {
             let OptionValue::Int(mb) = v else {
                 return Err(OptionError::NotInteger {
@@ -179,6 +187,28 @@ impl Engine {
     /// plain repetition loses for sente.
     pub fn set_sennichite(&mut self, rule: SennichiteRule) {
         self.options.sennichite = rule;
+    }
+
+    /// `EvalFile`: an empty name (or `<empty>`) selects the handcrafted evaluation; a file
+    /// that is not a valid network of this build is refused and the evaluation stays.
+    fn load_net(&mut self, v: OptionValue) -> Result<(), OptionError> {
+        let OptionValue::Text(path) = v else {
+            return Err(OptionError::EvalFile("not a file name".into()));
+        };
+        self.reap();
+        if self.job.is_some() {
+            return Err(OptionError::Busy);
+        }
+        self.net = if path.is_empty() {
+            None
+        } else {
+            let net = Network::load(std::path::Path::new(&path))
+                .map_err(|e| OptionError::EvalFile(format!("{}: {e}", sanitize(&path, 80))))?;
+            log::debug!("EvalFile {path}: network {:016x}", net.hash());
+            Some(Arc::new(net))
+        };
+        self.options.eval_file = path;
+        Ok(())
     }
 
     fn resize_hash(&mut self, mb: usize) -> Result<(), OptionError> {
@@ -334,6 +364,7 @@ impl Engine {
             helpers: Vec::new(),
         });
         pool.main.set_tt(self.tt.clone());
+        pool.main.set_net(self.net.clone());
         pool.main.set_sink(Some(sink.clone()));
         let threads = self.search_threads();
         pool.helpers.truncate(threads - 1);
@@ -343,6 +374,7 @@ impl Engine {
         }
         for h in pool.helpers.iter_mut() {
             h.set_tt(self.tt.clone());
+            h.set_net(self.net.clone());
         }
         self.shared.stop.store(false, Ordering::SeqCst);
         self.shared.pondering.store(limits.ponder, Ordering::SeqCst);

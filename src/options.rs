@@ -25,6 +25,7 @@ pub enum OptionId {
     SkillLevel,
     LimitStrength,
     Strength,
+    EvalFile,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -41,6 +42,8 @@ pub enum OptionKind {
         default: &'static str,
         vars: &'static [&'static str],
     },
+    /// Free text (a file name); `<empty>` in the `option` line stands for the empty string.
+    Text { default: &'static str },
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -174,6 +177,13 @@ pub const OPTIONS: &[OptionSpec] = &[
             max: STRENGTH_MAX,
         },
     },
+    OptionSpec {
+        id: OptionId::EvalFile,
+        usi_name: "EvalFile",
+        uci_name: Some("EvalFile"),
+        aliases: &[],
+        kind: OptionKind::Text { default: "" },
+    },
 ];
 
 /// The protocol an option line is written for.
@@ -209,6 +219,10 @@ impl OptionSpec {
                     vars.join(" ")
                 )
             }
+            OptionKind::Text { default } => format!(
+                "option name {name} type string default {}",
+                if default.is_empty() { "<empty>" } else { default }
+            ),
         })
     }
 
@@ -250,6 +264,11 @@ impl OptionSpec {
                     value: sanitize(value, 40),
                     vars,
                 }),
+            OptionKind::Text { .. } => Ok(OptionValue::Text(if value == "<empty>" {
+                String::new()
+            } else {
+                value.to_string()
+            })),
         }
     }
 }
@@ -277,11 +296,12 @@ pub fn parse_integer(text: &str) -> Option<i64> {
     Some(if negative { -magnitude } else { magnitude })
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionValue {
     Int(i64),
     Bool(bool),
     Combo(&'static str),
+    Text(String),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -304,6 +324,8 @@ pub enum OptionError {
     },
     /// The option cannot change while a search runs.
     Busy,
+    /// The network file could not be used; the evaluation stays as it was.
+    EvalFile(String),
     /// The hash table could not be allocated; the engine kept a table of `kept_mb`.
     OutOfMemory {
         wanted_mb: usize,
@@ -324,6 +346,7 @@ impl fmt::Display for OptionError {
                 write!(f, "'{value}' is not one of {}", vars.join(", "))
             }
             OptionError::Busy => write!(f, "cannot be changed while a search runs"),
+            OptionError::EvalFile(e) => write!(f, "{e}; the evaluation is unchanged"),
             OptionError::OutOfMemory { wanted_mb, kept_mb } => write!(
                 f,
                 "not enough memory for a {wanted_mb} MB hash table; kept a {kept_mb} MB table"
@@ -348,6 +371,8 @@ pub struct EngineOptions {
     /// `USI_LimitStrength`: play at the level of `USI_Strength` instead of `SkillLevel`.
     pub limit_strength: bool,
     pub strength: i32,
+    /// `EvalFile`: the network file in use; empty for the handcrafted evaluation.
+    pub eval_file: String,
 }
 
 impl Default for EngineOptions {
@@ -363,6 +388,7 @@ impl Default for EngineOptions {
             skill_level: 0,
             limit_strength: false,
             strength: 0,
+            eval_file: String::new(),
         };
         // The defaults come from the table, so they are written in one place.
         for spec in OPTIONS {
@@ -370,6 +396,7 @@ impl Default for EngineOptions {
                 OptionKind::Spin { default, .. } => OptionValue::Int(default),
                 OptionKind::Check { default } => OptionValue::Bool(default),
                 OptionKind::Combo { default, .. } => OptionValue::Combo(default),
+                OptionKind::Text { default } => OptionValue::Text(default.to_string()),
             };
             o.store(spec.id, v);
         }
@@ -385,6 +412,10 @@ impl EngineOptions {
             OptionValue::Int(n) => n,
             _ => 0,
         };
+        if let (OptionId::EvalFile, OptionValue::Text(t)) = (id, &v) {
+            self.eval_file = t.clone();
+            return;
+        }
         let flag = matches!(v, OptionValue::Bool(true));
         match id {
             OptionId::Hash => self.hash_mb = int as usize,
@@ -402,6 +433,7 @@ impl EngineOptions {
             OptionId::SkillLevel => self.skill_level = int as u8,
             OptionId::LimitStrength => self.limit_strength = flag,
             OptionId::Strength => self.strength = int as i32,
+            OptionId::EvalFile => {}
         }
     }
 

@@ -14,6 +14,7 @@
 use crate::bitboard::Bitboard;
 use crate::eval::{capture_value, evaluate};
 use crate::event::{Event, Score, SearchInfo, Sink};
+use crate::nnue::net::Network;
 use crate::game::{RepetitionIndex, SennichiteRule};
 use crate::mate::{mate_in_one_of, MateLimits, MateResult, MateSolver};
 use crate::movegen::{self, gives_check, legal_moves, MoveList, NOISY};
@@ -178,6 +179,8 @@ pub struct Searcher {
     config: SearchConfig,
     /// Where the main thread reports (`None`: silent, as for helpers and bench).
     sink: Option<Sink>,
+    /// The evaluation network (`EvalFile`), or `None` for the handcrafted evaluation.
+    net: Option<Arc<Network>>,
     /// See [`HistoryTable`].
     history: Box<HistoryTable>,
     killers: [[Move; 2]; MAX_PLY + 1],
@@ -284,6 +287,7 @@ impl Searcher {
             shared,
             config: SearchConfig::default(),
             sink: None,
+            net: None,
             history: Box::new([[[0; 25]; 15]; 2]),
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             skip_move: [Move::NONE; MAX_PLY + 1],
@@ -310,6 +314,21 @@ impl Searcher {
             skill_picks: 0,
             mate_solver: None,
             proven_mate: None,
+        }
+    }
+
+    /// The evaluation network to use instead of the handcrafted evaluation (`None`: the
+    /// handcrafted one).
+    pub fn set_net(&mut self, net: Option<Arc<Network>>) {
+        self.net = net;
+    }
+
+    /// The static evaluation of `pos` for its side to move: the network's when one is set.
+    #[inline]
+    fn static_eval(&self, pos: &Position) -> i32 {
+        match &self.net {
+            Some(net) => net.evaluate_position(pos),
+            None => evaluate(pos),
         }
     }
 
@@ -554,7 +573,7 @@ impl Searcher {
             rm.prev_score = if Some(rm.mv) == tt_move {
                 INFINITY
             } else {
-                -evaluate(&root.after(rm.mv))
+                -self.static_eval(&root.after(rm.mv))
             };
         }
         root_moves.sort_by_key(|rm| -rm.prev_score);
@@ -893,7 +912,7 @@ impl Searcher {
                     root.key(),
                     first.unwrap_or(Move::NONE),
                     score_to_tt(best, 0),
-                    evaluate(&root),
+                    self.static_eval(&root),
                     depth,
                     bound,
                 );
@@ -1029,7 +1048,7 @@ impl Searcher {
             return s;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&pos) };
+            return if in_check { 0 } else { self.static_eval(&pos) };
         }
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
@@ -1067,7 +1086,7 @@ impl Searcher {
         } else if let Some(e) = tt {
             e.eval
         } else {
-            evaluate(&pos)
+            self.static_eval(&pos)
         };
         self.evals[ply] = static_eval;
         // Improving: our static evaluation is better than two plies ago (or we were in check
@@ -1368,7 +1387,7 @@ impl Searcher {
         let pos = self.stack[ply];
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&pos) };
+            return if in_check { 0 } else { self.static_eval(&pos) };
         }
         let key = pos.key();
         let tt = self.tt.probe(key);
@@ -1393,7 +1412,7 @@ impl Searcher {
             }
             stand_pat = -INFINITY;
         } else {
-            stand_pat = tt.map_or_else(|| evaluate(&pos), |e| e.eval);
+            stand_pat = tt.map_or_else(|| self.static_eval(&pos), |e| e.eval);
             if stand_pat >= beta {
                 return stand_pat;
             }
