@@ -10,12 +10,12 @@
 //! first legal move, else none (the side to move has no legal move).
 
 use crate::bench;
+use crate::event::sanitize;
 use crate::event::{Event, MateAnswer, Sink};
 use crate::game::{Game, GameRules, SennichiteRule};
-use crate::event::sanitize;
 use crate::mate::{MateLimits, MateResult, MateSolver};
-use crate::nnue::Network;
 use crate::movegen;
+use crate::nnue::Network;
 use crate::options::{self, EngineOptions, OptionError, OptionId, OptionValue};
 use crate::perft;
 use crate::position::Position;
@@ -685,6 +685,51 @@ mod tests {
         );
         assert_eq!(engine.options().hash_mb, 2);
         assert_eq!(engine.tt.size_mb(), 2);
+    }
+
+    #[test]
+    fn eval_file_loads_a_net_and_refuses_a_bad_file() {
+        let dir = std::env::temp_dir().join(format!("gogo-evalfile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("zero.nnue");
+        Network::zeros().save(&good).unwrap();
+        let bad = dir.join("bad.nnue");
+        std::fs::write(&bad, b"not a net").unwrap();
+        let good = good.to_str().unwrap().to_string();
+
+        let mut engine = Engine::new();
+        engine.set_option("EvalFile", &good).unwrap();
+        assert_eq!(engine.options().eval_file, good);
+        assert!(engine.net.is_some());
+        // A bad file is refused and the loaded net stays.
+        let e = engine
+            .set_option("EvalFile", bad.to_str().unwrap())
+            .unwrap_err();
+        assert!(matches!(e, OptionError::EvalFile(_)), "{e}");
+        assert_eq!(engine.options().eval_file, good);
+        assert!(engine.net.is_some());
+        // The search runs with the net and answers with a legal move.
+        let (sink, rx) = collecting_sink();
+        engine.go(
+            GoRequest {
+                limits: Limits {
+                    depth: Some(4),
+                    ..Limits::default()
+                },
+                ..GoRequest::default()
+            },
+            sink,
+        );
+        engine.wait();
+        let Event::BestMove { best, .. } = final_event(&rx) else {
+            panic!("a search ends with a bestmove");
+        };
+        assert!(movegen::is_legal(engine.game().current(), best.unwrap()));
+        // The empty name selects the handcrafted evaluation again.
+        engine.set_option("EvalFile", "<empty>").unwrap();
+        assert!(engine.net.is_none());
+        assert_eq!(engine.options().eval_file, "");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

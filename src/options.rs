@@ -43,7 +43,9 @@ pub enum OptionKind {
         vars: &'static [&'static str],
     },
     /// Free text (a file name); `<empty>` in the `option` line stands for the empty string.
-    Text { default: &'static str },
+    Text {
+        default: &'static str,
+    },
 }
 
 #[derive(Copy, Clone, Debug)]
@@ -221,7 +223,11 @@ impl OptionSpec {
             }
             OptionKind::Text { default } => format!(
                 "option name {name} type string default {}",
-                if default.is_empty() { "<empty>" } else { default }
+                if default.is_empty() {
+                    "<empty>"
+                } else {
+                    default
+                }
             ),
         })
     }

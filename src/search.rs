@@ -14,7 +14,6 @@
 use crate::bitboard::Bitboard;
 use crate::eval::{capture_value, evaluate};
 use crate::event::{Event, Score, SearchInfo, Sink};
-use crate::nnue::net::Network;
 use crate::game::{RepetitionIndex, SennichiteRule};
 use crate::mate::{mate_in_one_of, MateLimits, MateResult, MateSolver};
 use crate::movegen::{self, gives_check, legal_moves, MoveList, NOISY};
@@ -22,6 +21,7 @@ use crate::movepick::{
     self, history_bonus, history_index, is_noisy, update_history, CounterTable, HistoryTable,
     OrderHints,
 };
+use crate::nnue::net::Network;
 use crate::params::*;
 use crate::position::Position;
 use crate::see::see_ge;
