@@ -331,6 +331,31 @@ fn take_value(
     }
 }
 
+/// The arguments of `position` split at `moves`: the start (`startpos`, `sfen ...`, `fen ...`)
+/// and the moves, read with the dialect's `parse_move` (syntax only; legality is judged when
+/// the game is set up).
+pub fn split_position<'a>(
+    args: &'a [&'a str],
+    dialect: Dialect,
+    parse_move: fn(&str) -> Option<UsiMove>,
+) -> Result<(&'a [&'a str], Vec<UsiMove>), CommandError> {
+    let Some(at) = args.iter().position(|a| *a == "moves") else {
+        return Ok((args, Vec::new()));
+    };
+    let moves = args[at + 1..]
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            parse_move(m).ok_or_else(|| CommandError::MoveSyntax {
+                index: i + 1,
+                text: sanitize(m, 20),
+                dialect,
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((&args[..at], moves))
+}
+
 /// `perft <depth>` and `go perft <depth>`.
 pub fn parse_perft(args: &[&str]) -> Result<Command, CommandError> {
     args.first()

@@ -310,27 +310,12 @@ pub fn parse(words: &[&str]) -> Result<Command, CommandError> {
 /// `position startpos|fen <fen>|sfen <sfen> [moves <m>...]` with the moves in UCI notation
 /// (Fairy-Stockfish also takes an SFEN in UCI mode).
 fn parse_position(args: &[&str]) -> Result<Command, CommandError> {
-    let moves_at = args.iter().position(|a| *a == "moves");
-    let head = &args[..moves_at.unwrap_or(args.len())];
+    let (head, moves) = protocol::split_position(args, Dialect::Uci, parse_move)?;
     let start = match head.first() {
         Some(&"fen") => {
             parse_fen(&head[1..].join(" ")).map_err(|e| CommandError::Fen(e.to_string()))?
         }
         _ => *crate::game::Game::parse_position(&head.join(" "))?.start(),
-    };
-    let moves = match moves_at {
-        Some(at) => args[at + 1..]
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                parse_move(m).ok_or_else(|| CommandError::MoveSyntax {
-                    index: i + 1,
-                    text: sanitize(m, 20),
-                    dialect: Dialect::Uci,
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?,
-        None => Vec::new(),
     };
     Ok(Command::Position { start, moves })
 }

@@ -33,24 +33,9 @@ pub fn parse(words: &[&str]) -> Result<Command, CommandError> {
 /// `position startpos|sfen <sfen> [moves <m>...]`, the moves checked for syntax here and for
 /// legality when the game is set up.
 fn parse_position(args: &[&str]) -> Result<Command, CommandError> {
-    let moves_at = args.iter().position(|a| *a == "moves");
-    let head = &args[..moves_at.unwrap_or(args.len())];
+    let (head, moves) = protocol::split_position(args, Dialect::Usi, |m| UsiMove::parse(m).ok())?;
     // The start position through the one parser of position descriptions.
     let start = *Game::parse_position(&head.join(" "))?.start();
-    let moves = match moves_at {
-        Some(at) => args[at + 1..]
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                UsiMove::parse(m).map_err(|_| CommandError::MoveSyntax {
-                    index: i + 1,
-                    text: sanitize(m, 20),
-                    dialect: Dialect::Usi,
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?,
-        None => Vec::new(),
-    };
     Ok(Command::Position { start, moves })
 }
 
