@@ -86,8 +86,8 @@ pub struct Engine {
     shared: Arc<Shared>,
     /// `None` while a search job holds the searchers.
     pool: Option<Pool>,
-    /// The evaluation network (`EvalFile`); `None`: the handcrafted evaluation.
-    net: Option<Arc<Network>>,
+    /// The evaluation network (`EvalFile`, or the embedded one); used while `UseNNUE` is on.
+    net: Arc<Network>,
     job: Option<Job>,
 }
 
@@ -112,7 +112,7 @@ impl Engine {
                 main,
                 helpers: Vec::new(),
             }),
-            net: None,
+            net: crate::nnue::default_net(),
             job: None,
         }
     }
@@ -189,7 +189,7 @@ impl Engine {
         self.options.sennichite = rule;
     }
 
-    /// `EvalFile`: an empty name (or `<empty>`) selects the handcrafted evaluation; a file
+    /// `EvalFile`: an empty name (or `<empty>`) selects the net embedded in the binary; a file
     /// that is not a valid network of this build is refused and the evaluation stays.
     fn load_net(&mut self, v: OptionValue) -> Result<(), OptionError> {
         let OptionValue::Text(path) = v else {
@@ -200,12 +200,12 @@ impl Engine {
             return Err(OptionError::Busy);
         }
         self.net = if path.is_empty() {
-            None
+            crate::nnue::default_net()
         } else {
             let net = Network::load(std::path::Path::new(&path))
                 .map_err(|e| OptionError::EvalFile(format!("{}: {e}", sanitize(&path, 80))))?;
             log::debug!("EvalFile {path}: network {:016x}", net.hash());
-            Some(Arc::new(net))
+            Arc::new(net)
         };
         self.options.eval_file = path;
         Ok(())
@@ -364,7 +364,8 @@ impl Engine {
             helpers: Vec::new(),
         });
         pool.main.set_tt(self.tt.clone());
-        pool.main.set_net(self.net.clone());
+        let net = self.options.use_nnue.then(|| self.net.clone());
+        pool.main.set_net(net.clone());
         pool.main.set_sink(Some(sink.clone()));
         let threads = self.search_threads();
         pool.helpers.truncate(threads - 1);
@@ -374,7 +375,7 @@ impl Engine {
         }
         for h in pool.helpers.iter_mut() {
             h.set_tt(self.tt.clone());
-            h.set_net(self.net.clone());
+            h.set_net(net.clone());
         }
         self.shared.stop.store(false, Ordering::SeqCst);
         self.shared.pondering.store(limits.ponder, Ordering::SeqCst);
@@ -698,16 +699,18 @@ mod tests {
         let good = good.to_str().unwrap().to_string();
 
         let mut engine = Engine::new();
+        let zero = Network::zeros().hash();
+        assert_eq!(engine.net.hash(), crate::nnue::default_net().hash());
         engine.set_option("EvalFile", &good).unwrap();
         assert_eq!(engine.options().eval_file, good);
-        assert!(engine.net.is_some());
+        assert_eq!(engine.net.hash(), zero);
         // A bad file is refused and the loaded net stays.
         let e = engine
             .set_option("EvalFile", bad.to_str().unwrap())
             .unwrap_err();
         assert!(matches!(e, OptionError::EvalFile(_)), "{e}");
         assert_eq!(engine.options().eval_file, good);
-        assert!(engine.net.is_some());
+        assert_eq!(engine.net.hash(), zero);
         // The search runs with the net and answers with a legal move.
         let (sink, rx) = collecting_sink();
         engine.go(
@@ -725,10 +728,13 @@ mod tests {
             panic!("a search ends with a bestmove");
         };
         assert!(movegen::is_legal(engine.game().current(), best.unwrap()));
-        // The empty name selects the handcrafted evaluation again.
+        // The empty name selects the embedded net again.
         engine.set_option("EvalFile", "<empty>").unwrap();
-        assert!(engine.net.is_none());
+        assert_eq!(engine.net.hash(), crate::nnue::default_net().hash());
         assert_eq!(engine.options().eval_file, "");
+        // UseNNUE off: the handcrafted evaluation.
+        engine.set_option("UseNNUE", "false").unwrap();
+        assert!(!engine.options().use_nnue);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -25,6 +25,7 @@ pub enum OptionId {
     SkillLevel,
     LimitStrength,
     Strength,
+    UseNnue,
     EvalFile,
 }
 
@@ -178,6 +179,13 @@ pub const OPTIONS: &[OptionSpec] = &[
             min: STRENGTH_MIN,
             max: STRENGTH_MAX,
         },
+    },
+    OptionSpec {
+        id: OptionId::UseNnue,
+        usi_name: "UseNNUE",
+        uci_name: Some("UseNNUE"),
+        aliases: &["use nnue"],
+        kind: OptionKind::Check { default: true },
     },
     OptionSpec {
         id: OptionId::EvalFile,
@@ -377,7 +385,9 @@ pub struct EngineOptions {
     /// `USI_LimitStrength`: play at the level of `USI_Strength` instead of `SkillLevel`.
     pub limit_strength: bool,
     pub strength: i32,
-    /// `EvalFile`: the network file in use; empty for the handcrafted evaluation.
+    /// `UseNNUE`: evaluate with the network (else the handcrafted evaluation).
+    pub use_nnue: bool,
+    /// `EvalFile`: the network file in use; empty for the net embedded in the binary.
     pub eval_file: String,
 }
 
@@ -394,6 +404,7 @@ impl Default for EngineOptions {
             skill_level: 0,
             limit_strength: false,
             strength: 0,
+            use_nnue: false,
             eval_file: String::new(),
         };
         // The defaults come from the table, so they are written in one place.
@@ -439,6 +450,7 @@ impl EngineOptions {
             OptionId::SkillLevel => self.skill_level = int as u8,
             OptionId::LimitStrength => self.limit_strength = flag,
             OptionId::Strength => self.strength = int as i32,
+            OptionId::UseNnue => self.use_nnue = flag,
             OptionId::EvalFile => {}
         }
     }

@@ -287,7 +287,7 @@ impl Searcher {
             shared,
             config: SearchConfig::default(),
             sink: None,
-            net: None,
+            net: Some(crate::nnue::default_net()),
             history: Box::new([[[0; 25]; 15]; 2]),
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             skip_move: [Move::NONE; MAX_PLY + 1],

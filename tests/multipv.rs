@@ -111,8 +111,9 @@ fn lines_come_in_order_of_score_with_multipv_1_to_k() {
 
 #[test]
 fn line_one_is_the_single_pv_best_move_in_a_quiet_position() {
-    // Positions where one move is clearly best (by more than a pawn at depth 6).
-    for moves in ["1e1c 3a2b", "2e4c 3a3b 4c3b"] {
+    // Positions where one move is clearly best at depth 6 with the default evaluation (by
+    // 0.9 to 25 pawns over the second line).
+    for moves in ["1e1c 3a2b", "5d5c 1b1c 3e4d", "1e1d 4a1d 4e3d 2a3b"] {
         let (_, single) = search(moves, 1, 6);
         let (lines, multi) = search(moves, 3, 6);
         let line1 = &blocks(&lines)[&6][&1];

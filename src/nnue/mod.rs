@@ -1,8 +1,9 @@
 //! NNUE evaluation: features, quantised network with an incrementally updated accumulator,
 //! its float (training) twin, the training-data format and self-play data generation.
 //!
-//! Not used by the search yet: the handcrafted [`crate::eval`] stays the default evaluation
-//! until a net is shown stronger in a match. Commands and figures: `docs/nnue.md`.
+//! The search evaluates with [`default_net`], the net embedded in the binary (`default.nnue`
+//! beside this file), unless the `EvalFile` option loads another or `UseNNUE` is off (then the
+//! handcrafted [`crate::eval`]). Commands and figures: `docs/nnue.md`.
 //!
 //! Architecture (one perspective per side, "HalfKP-like" with the king square as bucket):
 //! - inputs, for each perspective (the side whose accumulator it is, seen as sente: gote's
@@ -25,6 +26,21 @@ pub mod trainer;
 
 pub use net::{Accumulator, NetError, Network};
 
+use std::sync::{Arc, LazyLock};
+
+/// The net file embedded in the binary (made and measured as `docs/nnue.md` says).
+pub const DEFAULT_NET: &[u8] = include_bytes!("default.nnue");
+
+static DEFAULT: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    // The embedded bytes are checked by the `the_embedded_net_is_valid` test of every build.
+    Arc::new(Network::from_bytes(DEFAULT_NET).expect("the embedded net is a valid net"))
+});
+
+/// The embedded net, parsed once.
+pub fn default_net() -> Arc<Network> {
+    DEFAULT.clone()
+}
+
 /// Accumulator width per perspective. The quantised file format stores it; a net of another
 /// width is rejected by [`Network::from_bytes`].
 pub const HIDDEN: usize = 128;
@@ -35,3 +51,12 @@ pub const QB: i32 = 64;
 /// Network output 1.0 = this many centipawns; also the sigmoid scale of the training target
 /// (`sigmoid(cp / SCALE)`).
 pub const SCALE: i32 = 400;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_embedded_net_is_valid() {
+        let net = super::Network::from_bytes(super::DEFAULT_NET).unwrap();
+        assert_eq!(net.hash(), super::default_net().hash());
+    }
+}
