@@ -162,15 +162,22 @@ impl Engine {
             // Make the helpers now rather than when the next `go` has started its clock.
             self.reap();
             let threads = self.search_threads();
-            if let Some(pool) = self.pool.as_mut() {
-                pool.helpers.truncate(threads - 1);
-                while pool.helpers.len() + 1 < threads {
-                    pool.helpers
-                        .push(Searcher::new(self.tt.clone(), self.shared.clone()));
-                }
+            if let Some(mut pool) = self.pool.take() {
+                self.fit_helpers(&mut pool, threads);
+                self.pool = Some(pool);
             }
         }
         Ok(())
+    }
+
+    /// Gives `pool` the `threads - 1` helpers a search of `threads` threads needs (kept ones
+    /// keep their histories).
+    fn fit_helpers(&self, pool: &mut Pool, threads: usize) {
+        pool.helpers.truncate(threads - 1);
+        while pool.helpers.len() + 1 < threads {
+            pool.helpers
+                .push(Searcher::new(self.tt.clone(), self.shared.clone()));
+        }
     }
 
     /// How many threads a search uses: `Threads`, but at most [`THREADS_PER_CPU`] per hardware
@@ -368,11 +375,7 @@ impl Engine {
         pool.main.set_net(net.clone());
         pool.main.set_sink(Some(sink.clone()));
         let threads = self.search_threads();
-        pool.helpers.truncate(threads - 1);
-        while pool.helpers.len() + 1 < threads {
-            pool.helpers
-                .push(Searcher::new(self.tt.clone(), self.shared.clone()));
-        }
+        self.fit_helpers(&mut pool, threads);
         for h in pool.helpers.iter_mut() {
             h.set_tt(self.tt.clone());
             h.set_net(net.clone());

@@ -9,12 +9,12 @@ impl SplitMix64 {
         SplitMix64(seed)
     }
 
+    /// The next value: the engine's one SplitMix64 step ([`crate::skill::splitmix64`]) of the
+    /// state, which then advances by the same constant that step adds.
     pub fn next_u64(&mut self) -> u64 {
+        let z = crate::skill::splitmix64(self.0);
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        z
     }
 
     /// Uniform in `0..n` (`n > 0`; the modulo bias is negligible for the small `n` used here).
