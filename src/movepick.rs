@@ -107,20 +107,31 @@ fn score(pos: &Position, m: Move, hints: &OrderHints) -> i32 {
 
 /// Orders `moves` in place, highest score first; moves of equal score keep their order.
 pub fn order(pos: &Position, moves: &mut MoveList, hints: &OrderHints) {
-    // Sort keys: the score in the high half, the original index in the low bits, so that an
-    // unstable sort without allocation gives the order of a stable sort by score.
+    // Most lists are short: sort keys on a small stack array, so that the long one (and its
+    // zeroing) is only paid for when needed.
+    if moves.len() <= SHORT_LIST {
+        order_with::<SHORT_LIST>(pos, moves, hints);
+    } else {
+        order_with::<{ movegen::MAX_MOVES }>(pos, moves, hints);
+    }
+}
+
+const SHORT_LIST: usize = 48;
+
+fn order_with<const N: usize>(pos: &Position, moves: &mut MoveList, hints: &OrderHints) {
+    // Sort keys: the inverted score in the high 32 bits, then the original index (so that an
+    // unstable sort without allocation gives the order of a stable sort by score), then the
+    // move itself, read back after the sort.
     let n = moves.len();
-    let mut keys = [0u64; movegen::MAX_MOVES];
-    for (i, &m) in moves.iter().enumerate() {
+    let mut keys = [0u64; N];
+    for (i, (&m, key)) in moves.iter().zip(keys.iter_mut()).enumerate() {
         let s = score(pos, m, hints);
-        // Higher scores first: invert the (offset) score.
+        // Higher scores first: invert the (offset) score, which then fits in 32 bits.
         let inverted = (i32::MAX as i64 - s as i64) as u64;
-        keys[i] = (inverted << 16) | i as u64;
+        *key = (inverted << 32) | (i as u64) << 16 | m.raw() as u64;
     }
     keys[..n].sort_unstable();
-    let mut original = [Move::NONE; movegen::MAX_MOVES];
-    original[..n].copy_from_slice(moves.as_slice());
     for (slot, &k) in moves.as_mut_slice().iter_mut().zip(&keys[..n]) {
-        *slot = original[(k & 0xffff) as usize];
+        *slot = Move::from_raw(k as u16);
     }
 }

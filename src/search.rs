@@ -22,6 +22,7 @@ use crate::movepick::{
     OrderHints,
 };
 use crate::nnue::net::Network;
+use crate::nnue::stack::PlyAccumulators;
 use crate::params::*;
 use crate::position::Position;
 use crate::see::see_ge;
@@ -181,6 +182,8 @@ pub struct Searcher {
     sink: Option<Sink>,
     /// The evaluation network (`EvalFile`), or `None` for the handcrafted evaluation.
     net: Option<Arc<Network>>,
+    /// The network's accumulators along the current path (`stack`).
+    accs: PlyAccumulators,
     /// See [`HistoryTable`].
     history: Box<HistoryTable>,
     killers: [[Move; 2]; MAX_PLY + 1],
@@ -288,6 +291,7 @@ impl Searcher {
             config: SearchConfig::default(),
             sink: None,
             net: Some(crate::nnue::default_net()),
+            accs: PlyAccumulators::new(MAX_PLY + 2),
             history: Box::new([[[0; 25]; 15]; 2]),
             killers: [[Move::NONE; 2]; MAX_PLY + 1],
             skip_move: [Move::NONE; MAX_PLY + 1],
@@ -321,6 +325,7 @@ impl Searcher {
     /// handcrafted one).
     pub fn set_net(&mut self, net: Option<Arc<Network>>) {
         self.net = net;
+        self.accs.invalidate_all();
     }
 
     /// The static evaluation of `pos` for its side to move: the network's when one is set.
@@ -330,6 +335,28 @@ impl Searcher {
             Some(net) => net.evaluate_position(pos),
             None => evaluate(pos),
         }
+    }
+
+    /// The static evaluation of the position at `ply` of the current path (`stack[ply]`),
+    /// through the incrementally updated accumulators when the network is in use.
+    #[inline]
+    fn eval_at(&mut self, ply: usize) -> i32 {
+        match &self.net {
+            Some(net) => {
+                let path = &self.path;
+                self.accs.evaluate(net, &self.stack, |i| path[i].0, ply)
+            }
+            None => evaluate(&self.stack[ply]),
+        }
+    }
+
+    /// Puts `pos`, reached by `m` (`Move::NONE`: a null move) from the position at `ply - 1`,
+    /// at `ply` of the current path.
+    #[inline]
+    fn set_ply(&mut self, ply: usize, pos: Position, m: Move, history_index: usize) {
+        self.stack[ply] = pos;
+        self.path[ply] = (m, history_index);
+        self.accs.invalidate(ply);
     }
 
     pub fn set_tt(&mut self, tt: Arc<TranspositionTable>) {
@@ -514,6 +541,7 @@ impl Searcher {
         let root = *history.last().expect("a game has a position");
         self.set_game(history);
         self.stack[0] = root;
+        self.accs.invalidate(0);
         self.killers = [[Move::NONE; 2]; MAX_PLY + 1];
         for side in self.history.iter_mut() {
             for row in side.iter_mut() {
@@ -863,8 +891,7 @@ impl Searcher {
         #[allow(clippy::needless_range_loop)] // the body borrows self mutably
         for i in 0..root_moves.len() {
             let mv = root_moves[i].mv;
-            self.stack[1] = root.after(mv);
-            self.path[1] = (mv, history_index(&root, mv));
+            self.set_ply(1, root.after(mv), mv, history_index(&root, mv));
             self.push_key(1);
             let new_depth = depth - 1;
             let score = if i == 0 {
@@ -1048,7 +1075,7 @@ impl Searcher {
             return s;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.static_eval(&pos) };
+            return if in_check { 0 } else { self.eval_at(ply) };
         }
         alpha = alpha.max(-MATE + ply as i32);
         beta = beta.min(MATE - ply as i32 - 1);
@@ -1086,7 +1113,7 @@ impl Searcher {
         } else if let Some(e) = tt {
             e.eval
         } else {
-            self.static_eval(&pos)
+            self.eval_at(ply)
         };
         self.evals[ply] = static_eval;
         // Improving: our static evaluation is better than two plies ago (or we were in check
@@ -1107,8 +1134,7 @@ impl Searcher {
                 let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
                 let mut next = pos;
                 next.do_null_move();
-                self.stack[ply + 1] = next;
-                self.path[ply + 1] = (Move::NONE, 0);
+                self.set_ply(ply + 1, next, Move::NONE, 0);
                 self.push_key(ply + 1);
                 let s = -self.search(ply + 1, depth - 1 - r, -beta, -beta + 1, false, !cut_node);
                 self.pop_key();
@@ -1225,8 +1251,7 @@ impl Searcher {
                 }
             }
             let next = pos.after(m);
-            self.stack[ply + 1] = next;
-            self.path[ply + 1] = (m, history_index(&pos, m));
+            self.set_ply(ply + 1, next, m, history_index(&pos, m));
             self.push_key(ply + 1);
             // One ply more for a singular move or a check that cannot simply be taken.
             let extends = singular
@@ -1387,7 +1412,7 @@ impl Searcher {
         let pos = self.stack[ply];
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { self.static_eval(&pos) };
+            return if in_check { 0 } else { self.eval_at(ply) };
         }
         let key = pos.key();
         let tt = self.tt.probe(key);
@@ -1412,7 +1437,10 @@ impl Searcher {
             }
             stand_pat = -INFINITY;
         } else {
-            stand_pat = tt.map_or_else(|| self.static_eval(&pos), |e| e.eval);
+            stand_pat = match tt {
+                Some(e) => e.eval,
+                None => self.eval_at(ply),
+            };
             if stand_pat >= beta {
                 return stand_pat;
             }
@@ -1442,8 +1470,7 @@ impl Searcher {
                     continue;
                 }
             }
-            self.stack[ply + 1] = pos.after(m);
-            self.path[ply + 1] = (m, history_index(&pos, m));
+            self.set_ply(ply + 1, pos.after(m), m, history_index(&pos, m));
             let score = -self.qsearch(ply + 1, -beta, -alpha, qdepth - 1);
             if self.stopped {
                 return 0;

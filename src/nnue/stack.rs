@@ -65,6 +65,77 @@ impl<'a> AccumulatorStack<'a> {
     }
 }
 
+/// The accumulators of the positions along a search path, indexed by ply and computed only
+/// when a position is evaluated (many nodes take their evaluation from the hash table or are
+/// cut before it). Writing a new position at a ply marks that ply stale; evaluating a ply
+/// walks back to the nearest fresh one and brings it forward move by move, or refreshes when
+/// that walk would cost more than a refresh.
+pub struct PlyAccumulators {
+    kernel: Kernel,
+    accs: Vec<Accumulator>,
+    fresh: Vec<bool>,
+}
+
+/// How far back an evaluation looks for fresh accumulators before it refreshes instead. A
+/// refresh adds a row for every man on the board and in hand (about 15 a side), a move changes
+/// at most four, and the plies brought forward on the way serve their other children too.
+/// Measured on `gogo bench 12`: 6 is about 6% faster than 3, and 12 no faster than 6.
+const MAX_WALK: usize = 6;
+
+impl PlyAccumulators {
+    /// Room for plies `0..plies`, all stale.
+    pub fn new(plies: usize) -> PlyAccumulators {
+        PlyAccumulators {
+            kernel: Kernel::best(),
+            accs: vec![Accumulator::default(); plies],
+            fresh: vec![false; plies],
+        }
+    }
+
+    /// The position at `ply` has changed.
+    #[inline]
+    pub fn invalidate(&mut self, ply: usize) {
+        self.fresh[ply] = false;
+    }
+
+    /// Every ply is stale (another network).
+    pub fn invalidate_all(&mut self) {
+        self.fresh.fill(false);
+    }
+
+    /// The evaluation of `path[ply]` for its side to move, where each `path[i]` (`0 < i <=
+    /// ply`) is `path[i - 1]` after the legal move `move_to(i)`, or after a null move when that
+    /// is `Move::NONE`.
+    pub fn evaluate(
+        &mut self,
+        net: &Network,
+        path: &[Position],
+        move_to: impl Fn(usize) -> Move,
+        ply: usize,
+    ) -> i32 {
+        let mut base = ply;
+        while !self.fresh[base] {
+            if base == 0 || ply - base >= MAX_WALK {
+                self.accs[ply] = net.refresh_all(&path[ply], self.kernel);
+                self.fresh[ply] = true;
+                return net.evaluate(&self.accs[ply], path[ply].side_to_move(), self.kernel);
+            }
+            base -= 1;
+        }
+        for i in base + 1..=ply {
+            let m = move_to(i);
+            let next = if m.is_none() {
+                self.accs[i - 1]
+            } else {
+                net.update(&path[i - 1], m, &path[i], &self.accs[i - 1], self.kernel)
+            };
+            self.accs[i] = next;
+            self.fresh[i] = true;
+        }
+        net.evaluate(&self.accs[ply], path[ply].side_to_move(), self.kernel)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,5 +195,67 @@ mod tests {
             pos = pos.after(moves.as_slice()[rng.below(moves.len())]);
         }
         assert!(nodes > 300, "{nodes} nodes");
+    }
+
+    /// A tree walk like the search's: positions written at each ply of a path, evaluated only
+    /// at some nodes (so that evaluations walk back over several plies, or refresh), with null
+    /// moves; every evaluation equals a fresh one.
+    fn lazy_walk(
+        accs: &mut PlyAccumulators,
+        net: &Network,
+        path: &mut Vec<(Position, Move)>,
+        depth: u32,
+        rng: &mut SplitMix64,
+        evaluated: &mut u32,
+    ) {
+        let ply = path.len() - 1;
+        let pos = path[ply].0;
+        if rng.below(3) == 0 || depth == 0 {
+            let positions: Vec<Position> = path.iter().map(|p| p.0).collect();
+            let moves: Vec<Move> = path.iter().map(|p| p.1).collect();
+            let e = accs.evaluate(net, &positions, |i| moves[i], ply);
+            assert_eq!(e, net.evaluate_position(&pos), "{pos}");
+            *evaluated += 1;
+        }
+        if depth == 0 {
+            return;
+        }
+        let moves = legal_moves(&pos);
+        for _ in 0..2.min(moves.len()) {
+            let m = moves.as_slice()[rng.below(moves.len())];
+            path.push((pos.after(m), m));
+            accs.invalidate(ply + 1);
+            lazy_walk(accs, net, path, depth - 1, rng, evaluated);
+            path.pop();
+        }
+        if !pos.in_check() {
+            let mut null = pos;
+            null.do_null_move();
+            path.push((null, Move::NONE));
+            accs.invalidate(ply + 1);
+            lazy_walk(accs, net, path, depth - 1, rng, evaluated);
+            path.pop();
+        }
+    }
+
+    #[test]
+    fn lazy_evaluations_along_a_path_equal_fresh_ones() {
+        let net = FloatNet::random(HIDDEN, 12).quantise().unwrap();
+        let mut rng = SplitMix64::new(3);
+        let mut accs = PlyAccumulators::new(16);
+        let mut pos = Position::startpos();
+        let mut evaluated = 0;
+        for _ in 0..10 {
+            let mut path = vec![(pos, Move::NONE)];
+            accs.invalidate(0);
+            // Deep enough that some evaluations look back further than MAX_WALK plies.
+            lazy_walk(&mut accs, &net, &mut path, 7, &mut rng, &mut evaluated);
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.after(moves.as_slice()[rng.below(moves.len())]);
+        }
+        assert!(evaluated > 1000, "{evaluated} evaluations");
     }
 }
