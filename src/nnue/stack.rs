@@ -116,9 +116,11 @@ impl PlyAccumulators {
         let mut base = ply;
         while !self.fresh[base] {
             if base == 0 || ply - base >= MAX_WALK {
+                // Too far (or nothing fresh): start from a refresh of this ply itself.
                 self.accs[ply] = net.refresh_all(&path[ply], self.kernel);
                 self.fresh[ply] = true;
-                return net.evaluate(&self.accs[ply], path[ply].side_to_move(), self.kernel);
+                base = ply;
+                break;
             }
             base -= 1;
         }
