@@ -453,6 +453,9 @@ impl Game {
                 })?;
             let next = game.current().after(mv);
             game.positions.push(next);
+            // The repetition index must see every position, as `play` does: without it a
+            // game set up by `position ... moves` never ends by sennichite.
+            game.index.push(&next);
             game.moves.push(mv);
         }
         Ok(game)

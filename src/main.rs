@@ -7,8 +7,9 @@ use clap::{Parser, Subcommand};
 use gogo::event::Event;
 use gogo::game::Game;
 use gogo::search::Shared;
+use std::io::Write;
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 #[derive(Parser)]
@@ -65,7 +66,7 @@ fn perft(depth: u32, position: &[String]) -> anyhow::Result<()> {
     let t = Instant::now();
     let (report, total) = gogo::perft::report(game.current(), depth);
     let secs = t.elapsed().as_secs_f64();
-    print!("{report}");
+    write_stdout(&report)?;
     eprintln!(
         "perft {depth}: {total} leaves in {secs:.3} s ({:.1} M leaves/s)",
         total as f64 / secs.max(1e-9) / 1e6
@@ -73,20 +74,57 @@ fn perft(depth: u32, position: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn bench(depth: Option<i32>) {
+/// Standard output closed by the reader (`gogo bench | head -1`): not an error worth a word.
+#[derive(Debug)]
+struct OutputClosed;
+
+impl std::fmt::Display for OutputClosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("standard output was closed")
+    }
+}
+impl std::error::Error for OutputClosed {}
+
+/// Writes `text` to standard output; a closed pipe becomes [`OutputClosed`].
+fn write_stdout(text: &str) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(OutputClosed.into()),
+        Err(e) => Err(anyhow::Error::new(e).context("writing to standard output")),
+    }
+}
+
+fn bench(depth: Option<i32>) -> anyhow::Result<()> {
     let shared = Arc::new(Shared::default());
+    let failed: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     gogo::bench::run(depth, &shared, &|e: Event| {
+        let mut failed = failed.lock().unwrap_or_else(|e| e.into_inner());
+        if failed.is_some() {
+            return;
+        }
+        let mut text = String::new();
         for line in gogo::usi::format(&e) {
-            println!("{line}");
+            text.push_str(&line);
+            text.push('\n');
+        }
+        if let Err(e) = write_stdout(&text) {
+            // Nobody reads any more: the rest of the bench is not worth running.
+            *failed = Some(e);
+            shared.request_stop();
         }
     });
+    match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 fn run(command: Option<Tool>) -> anyhow::Result<()> {
     match command {
         None => gogo::protocol::run_stdio(),
         Some(Tool::Perft { depth, position }) => perft(depth, &position)?,
-        Some(Tool::Bench { depth }) => bench(depth),
+        Some(Tool::Bench { depth }) => bench(depth)?,
         #[cfg(feature = "gui")]
         Some(Tool::Gui(args)) => gogo::gui::run(&args)?,
     }
@@ -99,6 +137,7 @@ fn main() -> ExitCode {
         .init();
     match run(Cli::parse().command) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is::<OutputClosed>() => ExitCode::SUCCESS,
         Err(e) => {
             // One line with its causes ("position '...': bad SFEN: ..."), no backtrace.
             eprintln!("gogo: {e:#}");

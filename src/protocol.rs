@@ -155,6 +155,11 @@ pub enum CommandError {
         dialect: Dialect,
     },
     Usage(&'static str),
+    /// `perft` deeper than the engine runs.
+    TooDeep {
+        depth: i64,
+        max: u32,
+    },
 }
 
 impl fmt::Display for CommandError {
@@ -178,6 +183,12 @@ impl fmt::Display for CommandError {
                 )
             }
             CommandError::Usage(u) => f.write_str(u),
+            CommandError::TooDeep { depth, max } => {
+                write!(
+                    f,
+                    "perft depth {depth} is more than {max}; nothing was counted"
+                )
+            }
         }
     }
 }
@@ -356,23 +367,31 @@ pub fn split_position<'a>(
     Ok((&args[..at], moves))
 }
 
-/// `perft <depth>` and `go perft <depth>`.
+/// `perft <depth>` and `go perft <depth>`: one depth of 0 to
+/// [`MAX_PERFT_DEPTH`](crate::engine::MAX_PERFT_DEPTH), nothing after it.
 pub fn parse_perft(args: &[&str]) -> Result<Command, CommandError> {
-    args.first()
-        .and_then(|d| parse_integer(d))
-        .filter(|d| (0..=i64::from(u32::MAX)).contains(d))
-        .map(|d| Command::Perft(d as u32))
-        .ok_or(CommandError::Usage("perft needs a depth"))
+    let max = crate::engine::MAX_PERFT_DEPTH;
+    let [depth] = args else {
+        return Err(CommandError::Usage("perft takes one depth"));
+    };
+    match parse_integer(depth) {
+        Some(d) if (0..=i64::from(max)).contains(&d) => Ok(Command::Perft(d as u32)),
+        Some(d) if d > i64::from(max) => Err(CommandError::TooDeep { depth: d, max }),
+        _ => Err(CommandError::Usage("perft needs a depth")),
+    }
 }
 
 /// `bench [depth]`.
 pub fn parse_bench(args: &[&str]) -> Result<Command, CommandError> {
-    match args.first() {
-        None => Ok(Command::Bench(None)),
-        Some(d) => parse_integer(d)
+    match args {
+        [] => Ok(Command::Bench(None)),
+        [d] => parse_integer(d)
             .filter(|d| (1..=64).contains(d))
             .map(|d| Command::Bench(Some(d as i32)))
             .ok_or(CommandError::Usage("bench takes a depth of 1 to 64")),
+        _ => Err(CommandError::Usage(
+            "bench takes at most one argument, a depth of 1 to 64",
+        )),
     }
 }
 

@@ -80,3 +80,27 @@ fn errors_go_to_stderr_with_a_failing_exit() {
         assert!(!err.contains("backtrace"), "{args:?}: {err}");
     }
 }
+
+/// `gogo bench 2 | head -1`: the reader closes the pipe after one line; the tool stops and
+/// exits quietly (status 0, nothing on standard error) instead of panicking on the write.
+#[test]
+fn a_closed_pipe_ends_bench_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gogo"))
+        .args(["bench", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("info string position  1:"), "{first}");
+    // The reader is gone (dropped with the BufReader above).
+    let out = child.wait_with_output().unwrap();
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{:?}: {stderr}", out.status);
+    assert!(stderr.is_empty(), "{stderr}");
+}

@@ -535,3 +535,47 @@ fn sennichite_rule_option_values() {
     assert_eq!(SennichiteRule::Draw.winner(), None);
     assert_eq!(SennichiteRule::GoteWins.winner(), Some(Color::White));
 }
+
+/// `Game::play` move by move and `Game::from_moves` (what `position ... moves` and
+/// `Game::parse_position` use) build the same game: the same result after every prefix of a
+/// plain repetition, a perpetual-check cycle and a game that ends by mate.
+#[test]
+fn a_game_set_up_from_its_moves_ends_as_the_played_one_does() {
+    let lines: [(&str, Vec<&str>); 3] = [
+        (
+            "startpos",
+            ["5e4d", "1a2b", "4d5e", "2b1a"].repeat(3).to_vec(),
+        ),
+        (ROOK_VS_KING, PERPETUAL.repeat(3).to_vec()),
+        (MATE_IN_ONE, vec!["G*1b"]),
+    ];
+    let mut ended = 0;
+    for (start, moves) in lines {
+        let start_pos = if start == "startpos" {
+            Position::startpos()
+        } else {
+            pos(start)
+        };
+        let mut played = Game::new(start_pos);
+        for n in 0..=moves.len() {
+            if n > 0 {
+                play(&mut played, moves[n - 1]);
+            }
+            let text = format!("{start} moves {}", moves[..n].join(" "));
+            let text = if start == "startpos" {
+                text
+            } else {
+                format!("sfen {text}")
+            };
+            let parsed = Game::parse_position(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(parsed.moves(), played.moves());
+            assert_eq!(parsed.occurrences(), played.occurrences(), "{text}");
+            for rules in BOTH_RULES {
+                assert_eq!(parsed.result(rules), played.result(rules), "{text}");
+            }
+        }
+        ended += played.result(DRAW).is_some() as usize;
+    }
+    // Every line ends the game at its last move (so the comparison covered real endings).
+    assert_eq!(ended, 3);
+}

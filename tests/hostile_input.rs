@@ -575,3 +575,136 @@ fn item14_a_lone_cr_ends_a_line() {
         .expect("the quit after a lone CR was lost");
     assert!(status.success());
 }
+
+// ------------------------------------------------------------------ issue 17's inputs
+
+/// `setoption name EvalFile value <path>` for a path that is no net: refused at once with an
+/// `info string`, and the engine answers `isready` right after (nothing read whole, nothing
+/// swallowed from its own input).
+fn eval_file_is_refused(path: &str, why: &str) {
+    let mut e = Engine::start();
+    e.ready();
+    let t = Instant::now();
+    e.send(&format!("setoption name EvalFile value {path}"));
+    let lines = e.ready();
+    let took = t.elapsed();
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string setoption EvalFile"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{path}: {lines:?}");
+    assert!(errors[0].contains(why), "{path}: {}", errors[0]);
+    assert!(took < 5 * SECOND, "{path}: {took:?}");
+    // The engine still plays (with the net it had) and still obeys `quit`.
+    e.send("go depth 2");
+    check_bestmove(&e.until("bestmove", 30 * SECOND), &startpos());
+    e.quit();
+}
+
+#[test]
+fn eval_file_refuses_a_fifo_without_blocking() {
+    let dir = std::env::temp_dir().join(format!("gogo-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("net.fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    eval_file_is_refused(fifo.to_str().unwrap(), "FIFO");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn eval_file_refuses_devices_and_its_own_input() {
+    for dev in ["/dev/zero", "/dev/urandom"] {
+        eval_file_is_refused(dev, "device");
+    }
+    // The engine's standard input is a pipe here: refused as a FIFO, and the commands after
+    // it are still read by the loop.
+    eval_file_is_refused("/dev/stdin", "not a regular file");
+}
+
+#[test]
+fn eval_file_refuses_a_huge_file_by_its_size() {
+    let dir = std::env::temp_dir().join(format!("gogo-sparse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("huge.nnue");
+    // 1.5 GB that take no disk: a read of it all would take seconds and the memory.
+    let file = std::fs::File::create(&path).unwrap();
+    file.set_len(1_500_000_000).unwrap();
+    drop(file);
+    eval_file_is_refused(path.to_str().unwrap(), "bad magic");
+    // A real net's header on a file of the wrong size: refused by its length.
+    let mut bytes = gogo::nnue::Network::zeros().to_bytes();
+    bytes.extend_from_slice(&[0; 100]);
+    std::fs::write(&path, &bytes).unwrap();
+    eval_file_is_refused(path.to_str().unwrap(), "expected");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A fourfold repetition set up by `position ... moves` is seen, as by a game played move by
+/// move: `d` says the game is over, and so it does for a perpetual-check cycle.
+#[test]
+fn d_shows_the_end_of_a_game_set_up_by_its_moves() {
+    let mut e = Engine::start();
+    let cycle = "5e4d 1a2b 4d5e 2b1a ";
+    e.send(&format!("position startpos moves {}", cycle.repeat(3)));
+    e.send("d");
+    let lines = e.ready();
+    assert!(
+        lines.iter().any(|l| l.starts_with("game over: ")),
+        "{lines:?}"
+    );
+    e.send(&format!(
+        "position sfen 4k/2R2/5/5/K4 b - 1 moves {}",
+        "3b3a 1a1b 3a3b 1b1a ".repeat(3)
+    ));
+    e.send("d");
+    let lines = e.ready();
+    let over: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("game over: "))
+        .collect();
+    assert_eq!(over.len(), 1, "{lines:?}");
+    assert!(over[0].contains("gote wins"), "{}", over[0]);
+    // One cycle short of the fourth occurrence: not over.
+    e.send(&format!(
+        "position sfen 4k/2R2/5/5/K4 b - 1 moves {}",
+        "3b3a 1a1b 3a3b 1b1a ".repeat(2)
+    ));
+    e.send("d");
+    let lines = e.ready();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("game over")),
+        "{lines:?}"
+    );
+    e.quit();
+}
+
+/// `perft 13` is refused before anything runs (no claim of a partial count); extra arguments
+/// to `perft` and `bench` are errors, not silently dropped.
+#[test]
+fn perft_and_bench_refuse_junk_arguments() {
+    let mut e = Engine::start();
+    for (command, why) in [
+        ("perft 13", "more than 12"),
+        ("go perft 13", "more than 12"),
+        ("perft 1 2", "one depth"),
+        ("perft", "one depth"),
+        ("bench 1 extra", "at most one argument"),
+    ] {
+        e.send(command);
+        let lines = e.ready();
+        assert_eq!(lines.len(), 2, "{command}: {lines:?}");
+        assert!(
+            lines[0].starts_with("info string") && lines[0].contains(why),
+            "{command}: {lines:?}"
+        );
+        assert!(!lines[0].contains("partial"), "{command}: {lines:?}");
+    }
+    e.send("perft 1");
+    let lines = e.until("Nodes searched", 10 * SECOND);
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 14", "{lines:?}");
+    e.quit();
+}

@@ -20,6 +20,28 @@ pub const MAGIC: &[u8; 8] = b"GOGONNUE";
 pub const VERSION: u32 = 1;
 const HEADER_BYTES: usize = 8 + 6 * 4 + 8 + 8;
 
+/// What a path names, for the error that refuses it as a net file.
+fn file_type_name(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "an unusual file type"
+    }
+}
+
 /// Why a net file was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NetError {
@@ -37,6 +59,8 @@ pub enum NetError {
         expected: u64,
     },
     BadHash,
+    /// The path names something other than a regular file (what it is).
+    NotAFile(&'static str),
     /// A float net whose values cannot be quantised (not finite, or out of range).
     Unquantisable(String),
 }
@@ -63,6 +87,7 @@ impl fmt::Display for NetError {
                 "net payload is {found} bytes, {expected} expected (truncated or damaged)"
             ),
             NetError::BadHash => write!(f, "net payload hash mismatch (damaged file)"),
+            NetError::NotAFile(what) => write!(f, "not a regular file ({what})"),
             NetError::Unquantisable(e) => write!(f, "net cannot be quantised: {e}"),
         }
     }
@@ -197,8 +222,9 @@ impl Network {
         out
     }
 
-    /// Parses a net file, checking magic, version, shape, length and hash.
-    pub fn from_bytes(b: &[u8]) -> Result<Network, NetError> {
+    /// Checks a net file's header (magic, version, shape) and returns the payload length it
+    /// declares, which must be this build's. `b` holds at least the header.
+    fn check_header(b: &[u8]) -> Result<u64, NetError> {
         if b.len() < HEADER_BYTES {
             if b.len() >= 8 && &b[..8] != MAGIC {
                 return Err(NetError::BadMagic);
@@ -229,7 +255,12 @@ impl Network {
                 });
             }
         }
-        let len = u64_at(b, 32);
+        Ok(u64_at(b, 32))
+    }
+
+    /// Parses a net file, checking magic, version, shape, length and hash.
+    pub fn from_bytes(b: &[u8]) -> Result<Network, NetError> {
+        let len = Self::check_header(b)?;
         let hash = u64_at(b, 40);
         let payload = &b[HEADER_BYTES..];
         if len != Self::PAYLOAD_BYTES as u64 || payload.len() as u64 != len {
@@ -259,9 +290,48 @@ impl Network {
     }
 
     /// Loads a net file (the `EvalFile` option): any error leaves the caller's net untouched.
+    ///
+    /// Only a regular file whose size is that of a net of this build is read, and it is read
+    /// only after its header has been checked: a FIFO, a device (`/dev/zero`, `/dev/stdin` on
+    /// a terminal or pipe), a directory or a huge file is refused at once, never read whole.
     pub fn load(path: &Path) -> Result<Network, NetError> {
-        let bytes =
-            std::fs::read(path).map_err(|e| NetError::Io(format!("{}: {e}", path.display())))?;
+        use std::io::Read;
+        let io = |e: std::io::Error| NetError::Io(format!("{}: {e}", path.display()));
+        let not_regular = |t: std::fs::FileType| NetError::NotAFile(file_type_name(t));
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if !meta.is_file() {
+            return Err(not_regular(meta.file_type()));
+        }
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true);
+        // Opening a FIFO for reading blocks until a writer comes; non-blocking, the open
+        // returns and the check below refuses it (the path may have changed since the look).
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            const O_NONBLOCK: i32 = 0o4000;
+            options.custom_flags(O_NONBLOCK);
+        }
+        let mut file = options.open(path).map_err(io)?;
+        let meta = file.metadata().map_err(io)?;
+        if !meta.is_file() {
+            return Err(not_regular(meta.file_type()));
+        }
+        let size = meta.len();
+        let mut header = vec![0u8; HEADER_BYTES.min(size as usize)];
+        file.read_exact(&mut header).map_err(io)?;
+        let len = Self::check_header(&header)?;
+        let expected = Self::PAYLOAD_BYTES as u64;
+        if len != expected || size != HEADER_BYTES as u64 + expected {
+            return Err(NetError::Length {
+                found: size.saturating_sub(HEADER_BYTES as u64),
+                expected,
+            });
+        }
+        let mut bytes = header;
+        bytes.reserve_exact(expected as usize);
+        // `take`: a file that grew since the look is still read no further than a net's size.
+        file.take(expected).read_to_end(&mut bytes).map_err(io)?;
         Network::from_bytes(&bytes)
     }
 
