@@ -3,18 +3,8 @@
 
 mod common;
 
-use common::engine::{check_bestmove, Engine, SECOND};
-use gogo::game::Game;
-use gogo::position::Position;
+use common::engine::{check_bestmove, game_after, Engine, SECOND};
 use std::collections::BTreeMap;
-
-fn game_after(moves: &str) -> Game {
-    let mut g = Game::new(Position::startpos());
-    for m in moves.split_whitespace() {
-        g.play_usi(m).unwrap();
-    }
-    g
-}
 
 /// The value of the word after `key` in an info line.
 fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::engine::{Engine as Pipe, SECOND};
+use common::engine::{Engine, SECOND};
 use gogo::bench::POSITIONS;
 use gogo::game::Game;
 use gogo::movegen;
@@ -139,34 +139,10 @@ fn fixed_depth() -> Limits {
     }
 }
 
-#[test]
-fn full_level_is_the_normal_search() {
-    let limits = fixed_depth();
-    let mut plain = searcher();
-    let mut full = searcher();
-    for g in sample() {
-        let a = plain.think(
-            g.positions(),
-            &limits,
-            &[],
-            &SearchConfig {
-                verbose: false,
-                ..SearchConfig::default()
-            },
-        );
-        let b = search(&mut full, &g, &limits, SKILL_FULL);
-        assert_eq!(a.best, b.best);
-        assert_eq!(a.ponder, b.ponder);
-        assert_eq!(a.score, b.score);
-        assert_eq!(a.depth, b.depth);
-        assert_eq!(a.nodes, b.nodes);
-    }
-}
-
 /// Runs the binary on the lines of `input`, waiting for the `bestmove` after every `go`
 /// before sending the next line, then sends `quit`; returns all output lines.
 fn run_engine(input: &str) -> Vec<String> {
-    let mut e = Pipe::start();
+    let mut e = Engine::start();
     let mut lines = Vec::new();
     for l in input.lines() {
         e.send(l);

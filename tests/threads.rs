@@ -3,10 +3,9 @@
 
 mod common;
 
-use common::engine::{Engine, SECOND};
+use common::engine::{game_after, Engine, SECOND};
 use gogo::game::Game;
 use gogo::movegen;
-use gogo::position::Position;
 use gogo::search::{helper_skips, SearchConfig, Searcher, Shared};
 use gogo::time::Limits;
 use gogo::tt::TranspositionTable;
@@ -46,14 +45,6 @@ fn check_bestmove(lines: &[String], game: &Game) -> String {
     mv
 }
 
-fn game_after(moves: &str) -> Game {
-    let mut g = Game::new(Position::startpos());
-    for m in moves.split_whitespace() {
-        g.play_usi(m).unwrap();
-    }
-    g
-}
-
 /// The `nodes N` of an info line.
 fn nodes_of(line: &str) -> u64 {
     let t: Vec<&str> = line.split_whitespace().collect();
@@ -90,11 +81,28 @@ fn go_depth_with_two_threads_gives_one_legal_bestmove() {
     e.send("go depth 9");
     let lines = e.until("bestmove", 30 * SECOND);
     check_bestmove(&lines, &game_after(moves));
-    let deepest = lines
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 9 ")),
+        "depth 9 reported: {lines:?}"
+    );
+    // The node counts (of both threads) only grow from report to report, and each report's
+    // nps is its nodes over its time.
+    let infos: Vec<&String> = lines
         .iter()
-        .rfind(|l| l.starts_with("info depth 9 "))
-        .expect("depth 9 reported");
-    assert!(nodes_of(deepest) > 0);
+        .filter(|l| l.starts_with("info depth "))
+        .collect();
+    let field = |l: &str, name: &str| -> u64 {
+        let t: Vec<&str> = l.split_whitespace().collect();
+        let i = t.iter().position(|w| *w == name).unwrap();
+        t[i + 1].parse().unwrap()
+    };
+    let nodes: Vec<u64> = infos.iter().map(|l| nodes_of(l)).collect();
+    assert!(nodes.windows(2).all(|w| w[0] <= w[1]), "{nodes:?}");
+    assert!(nodes[0] > 0, "{nodes:?}");
+    for l in &infos {
+        let (n, ms) = (field(l, "nodes"), field(l, "time"));
+        assert_eq!(field(l, "nps"), n * 1000 / ms.max(1), "{l}");
+    }
     // Nothing more comes after the bestmove.
     let late = e.drain(SECOND / 4);
     assert!(late.is_empty(), "{late:?}");
@@ -203,10 +211,19 @@ fn quit_while_searching_with_threads_exits() {
 
 #[test]
 fn helpers_spread_over_depths() {
-    assert!(!helper_skips(0, 1) && !helper_skips(0, 2));
-    // Helper 1 takes the even depths, helper 2 the odd ones.
-    assert!(helper_skips(1, 1) && !helper_skips(1, 2));
-    assert!(!helper_skips(2, 1) && helper_skips(2, 2));
+    // The main thread searches every depth.
+    assert!((1..100).all(|d| !helper_skips(0, d)));
+    // With two or more helpers they never all search, nor all skip, the same depth: they are
+    // spread over the depths rather than on one iteration.
+    for helpers in 2..40 {
+        for d in 1..40 {
+            let searching = (1..=helpers).filter(|&t| !helper_skips(t, d)).count();
+            assert!(
+                searching > 0 && searching < helpers,
+                "{helpers} helpers at depth {d}: {searching} search"
+            );
+        }
+    }
     // Every helper searches at least one depth in any window of eight.
     for t in 1..40 {
         for d in 1..40 {

@@ -11,9 +11,7 @@
 
 mod common;
 
-use common::engine::{check_bestmove, Engine, SECOND};
-use gogo::game::Game;
-use gogo::position::Position;
+use common::engine::{check_bestmove, game_after, Engine, SECOND};
 use std::time::{Duration, Instant};
 
 const MS: Duration = Duration::from_millis(1);
@@ -24,14 +22,6 @@ fn engine() -> Engine {
     e.send(&format!("setoption name MoveOverhead value {OVERHEAD_MS}"));
     e.ready();
     e
-}
-
-fn game_after(moves: &str) -> Game {
-    let mut g = Game::new(Position::startpos());
-    for m in moves.split_whitespace() {
-        g.play_usi(m).unwrap();
-    }
-    g
 }
 
 /// Sends `go` in the position after `moves` and returns the time to its `bestmove`.

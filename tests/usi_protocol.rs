@@ -14,21 +14,20 @@ fn handshake_lists_options_and_answers_isready() {
     e.send("usi");
     let lines = e.until("usiok", 2 * SECOND);
     assert!(lines[0].starts_with("id name Gogo"));
-    for opt in [
-        "USI_Hash",
-        "USI_Ponder",
-        "Threads",
-        "MultiPV",
-        "SennichiteRule",
-        "MaxMovesToDraw",
-        "MoveOverhead",
-        "USI_Variant",
-    ] {
+    // Every option of the table, each once, in the table's order, and nothing else.
+    let options: Vec<&String> = lines.iter().filter(|l| l.starts_with("option ")).collect();
+    let declared: Vec<String> = gogo::options::OPTIONS
+        .iter()
+        .filter_map(|o| o.line(gogo::options::Dialect::Usi))
+        .collect();
+    assert!(declared.len() >= 13, "{declared:?}");
+    assert_eq!(options, declared.iter().collect::<Vec<_>>());
+    for name in ["USI_Hash", "USI_Ponder", "Threads", "MultiPV", "EvalFile"] {
         assert!(
-            lines
+            options
                 .iter()
-                .any(|l| l.starts_with(&format!("option name {opt} "))),
-            "{opt} missing"
+                .any(|l| l.starts_with(&format!("option name {name} type "))),
+            "{name} missing"
         );
     }
     e.ready();

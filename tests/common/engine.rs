@@ -256,6 +256,16 @@ impl Drop for Watchdog {
 
 pub const SECOND: Duration = Duration::from_secs(1);
 
+/// The game after the USI `moves` (space-separated) from the start position.
+pub fn game_after(moves: &str) -> Game {
+    let mut g = Game::new(gogo::position::Position::startpos());
+    for m in moves.split_whitespace() {
+        g.play_usi(m)
+            .unwrap_or_else(|e| panic!("'{m}' in '{moves}': {e}"));
+    }
+    g
+}
+
 /// The `bestmove` line's move, checked to be legal in `game`.
 pub fn check_bestmove(lines: &[String], game: &Game) -> String {
     let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
