@@ -10,16 +10,16 @@
 //! first legal move, else none (the side to move has no legal move).
 
 use crate::bench;
-use crate::event::sanitize;
 use crate::event::{Event, MateAnswer, Sink};
 use crate::game::{Game, GameRules, SennichiteRule};
 use crate::mate::{MateLimits, MateResult, MateSolver};
 use crate::movegen;
 use crate::nnue::Network;
-use crate::options::{self, EngineOptions, OptionError, OptionId, OptionValue};
+use crate::options::{self, Apply, EngineOptions, OptionError, OptionId, OptionSpec, OptionValue};
 use crate::perft;
 use crate::position::Position;
-use crate::search::{SearchConfig, SearchResult, Searcher, Shared, SEARCH_STACK_BYTES};
+use crate::search::{SearchResult, Searcher, Shared, SEARCH_STACK_BYTES};
+use crate::text::sanitize;
 use crate::time::{self, Limits};
 use crate::tt::TranspositionTable;
 use crate::types::Move;
@@ -138,36 +138,69 @@ impl Engine {
         }
     }
 
-    /// Changes an option by name (either dialect's name or an alias). On an error nothing
-    /// changes, except for a hash table that could not be had: the engine then keeps a table
-    /// of the old size, emptied, and says so in the error.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        let spec = options::find(name)
-            .ok_or_else(|| OptionError::Unknown(crate::event::sanitize(name, 40)))?;
+    /// Changes an option by name (either dialect's name or an alias). `Ok(Some(note))` when
+    /// the value was taken with a remark for the user (fewer threads than asked). On an error
+    /// nothing changes, except for a hash table that could not be had: the engine then keeps
+    /// a table of the old size, emptied, and says so in the error.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<Option<String>, OptionError> {
+        let spec = options::find(name).ok_or_else(|| OptionError::Unknown(sanitize(name, 40)))?;
         let v = spec.parse(value)?;
+        self.apply(spec, v)
+    }
+
+    /// The typed setter for in-process callers (the browser board): `value` is checked as a
+    /// `setoption` would be, and applied the same way.
+    pub fn set(
+        &mut self,
+        id: OptionId,
+        value: impl Into<OptionValue>,
+    ) -> Result<Option<String>, OptionError> {
+        let spec = options::spec(id);
+        let v = value.into();
+        spec.check(&v)?;
+        self.apply(spec, v)
+    }
+
+    fn apply(&mut self, spec: &OptionSpec, v: OptionValue) -> Result<Option<String>, OptionError> {
         log::debug!("setoption {} = {v:?}", spec.usi_name);
-        if spec.id == OptionId::EvalFile {
-            return self.load_net(v);
-        }
-        if spec.id == OptionId::Hash {
-            let OptionValue::Int(mb) = v else {
-                return Err(OptionError::NotInteger {
-                    value: value.to_string(),
-                });
-            };
-            return self.resize_hash(mb as usize);
-        }
-        self.options.store(spec.id, v);
-        if spec.id == OptionId::Threads {
-            // Make the helpers now rather than when the next `go` has started its clock.
-            self.reap();
-            let threads = self.search_threads();
-            if let Some(mut pool) = self.pool.take() {
-                self.fit_helpers(&mut pool, threads);
-                self.pool = Some(pool);
+        let wrong_type = OptionError::WrongType {
+            option: spec.usi_name,
+        };
+        match spec.apply {
+            Apply::Store => {
+                if !self.options.store(spec.id, &v) {
+                    return Err(wrong_type);
+                }
+                Ok(None)
+            }
+            Apply::ResizeHash => match v {
+                OptionValue::Int(mb) => self.resize_hash(mb as usize).map(|()| None),
+                _ => Err(wrong_type),
+            },
+            Apply::LoadNet => match v {
+                OptionValue::Text(path) => self.load_net(path).map(|()| None),
+                _ => Err(wrong_type),
+            },
+            Apply::ResizeHelpers => {
+                if !self.options.store(spec.id, &v) {
+                    return Err(wrong_type);
+                }
+                // Make the helpers now rather than when the next `go` has started its clock.
+                self.reap();
+                let threads = self.search_threads();
+                if let Some(mut pool) = self.pool.take() {
+                    self.fit_helpers(&mut pool, threads);
+                    self.pool = Some(pool);
+                }
+                let asked = self.options.threads;
+                Ok((threads < asked).then(|| {
+                    format!(
+                        "Threads {asked}: searching with {threads}, {THREADS_PER_CPU} per \
+                         hardware thread of this machine"
+                    )
+                }))
             }
         }
-        Ok(())
     }
 
     /// Gives `pool` the `threads - 1` helpers a search of `threads` threads needs (kept ones
@@ -198,10 +231,7 @@ impl Engine {
 
     /// `EvalFile`: an empty name (or `<empty>`) selects the net embedded in the binary; a file
     /// that is not a valid network of this build is refused and the evaluation stays.
-    fn load_net(&mut self, v: OptionValue) -> Result<(), OptionError> {
-        let OptionValue::Text(path) = v else {
-            return Err(OptionError::EvalFile("not a file name".into()));
-        };
+    fn load_net(&mut self, path: String) -> Result<(), OptionError> {
         self.reap();
         if self.job.is_some() {
             return Err(OptionError::Busy);
@@ -384,14 +414,7 @@ impl Engine {
         self.shared.pondering.store(limits.ponder, Ordering::SeqCst);
         self.shared.ponderhit_ms.store(0, Ordering::SeqCst);
         let history: Vec<Position> = self.game.positions().to_vec();
-        let config = SearchConfig {
-            multipv: self.options.multipv,
-            sennichite: self.options.sennichite,
-            move_overhead: self.options.move_overhead,
-            verbose: true,
-            skill_level: self.options.effective_skill_level(),
-            mate_probe: true,
-        };
+        let config = self.options.search_config();
         log::debug!(
             "go: {limits:?}, plan {:?}, {threads} thread(s)",
             time::plan(&limits, us, self.options.move_overhead)

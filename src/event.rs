@@ -5,33 +5,11 @@
 //! Every job the engine controller runs ends with exactly one final event: `BestMove` for a
 //! search, `Checkmate` for `go mate`, `PerftDone` for perft, `BenchDone` for bench.
 
-use crate::search::{MATE, MATE_BOUND};
+// The score type lives at the bottom of the crate; events re-export it for their readers.
+pub use crate::score::Score;
 use crate::tt::Bound;
 use crate::types::Move;
 use std::sync::Arc;
-
-/// A search score from the side to move's point of view.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centipawns (a repetition win shows as a large value, not a mate).
-    Cp(i32),
-    /// Mate in this many plies: positive when the side to move mates, negative when it is
-    /// mated.
-    Mate(i32),
-}
-
-impl Score {
-    /// The score of a search value (`MATE - ply` for a mate at `ply`).
-    pub fn from_search(s: i32) -> Score {
-        if s >= MATE_BOUND {
-            Score::Mate(MATE - s)
-        } else if s <= -MATE_BOUND {
-            Score::Mate(-(MATE + s))
-        } else {
-            Score::Cp(s)
-        }
-    }
-}
 
 /// One `info` report of a search: a line of the principal variation(s) after an iteration
 /// (or a window failure late in one).
@@ -119,47 +97,4 @@ pub type Sink = Arc<dyn Fn(Event) + Send + Sync>;
 /// A sink that drops everything (bench, helper threads, tests).
 pub fn silent() -> Sink {
     Arc::new(|_| {})
-}
-
-/// Text from input, made safe to print: control characters (and the escape that starts
-/// terminal sequences) are written as `\x..` or `\u{..}`, and it is cut to `max` characters.
-pub fn sanitize(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (i, c) in text.chars().enumerate() {
-        if i >= max {
-            out.push_str("...");
-            break;
-        }
-        if c.is_control() || c == '\u{feff}' {
-            let code = c as u32;
-            if code < 0x100 {
-                out.push_str(&format!("\\x{code:02x}"));
-            } else {
-                out.push_str(&format!("\\u{{{code:x}}}"));
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn scores_from_search_values() {
-        assert_eq!(Score::from_search(MATE - 3), Score::Mate(3));
-        assert_eq!(Score::from_search(-MATE + 4), Score::Mate(-4));
-        assert_eq!(Score::from_search(12), Score::Cp(12));
-        assert_eq!(Score::from_search(-20000), Score::Cp(-20000));
-    }
-
-    #[test]
-    fn sanitize_escapes_controls_and_cuts() {
-        assert_eq!(sanitize("ab\x1b[2Jc\r", 100), "ab\\x1b[2Jc\\x0d");
-        assert_eq!(sanitize("abcdef", 3), "abc...");
-        assert_eq!(sanitize("\u{85}", 5), "\\x85");
-    }
 }

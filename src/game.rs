@@ -326,7 +326,7 @@ impl fmt::Display for PositionError {
             PositionError::BadStart(s) => write!(
                 f,
                 "expected 'startpos' or 'sfen', got '{}'",
-                crate::event::sanitize(s, 40)
+                crate::text::sanitize(s, 40)
             ),
             PositionError::TextAfterStartpos => write!(f, "unexpected text after startpos"),
             PositionError::Sfen(e) => write!(f, "bad SFEN: {e}"),

@@ -1,32 +1,32 @@
-//! The engine's options, declared once: [`OPTIONS`] gives each option's name in both dialects,
-//! its type, default and range. The same table produces the `option` lines after `usi`/`uci`
-//! (through the front ends) and checks every `setoption`; [`EngineOptions`] holds the values.
+//! The engine's options, declared once: each entry of the [`options!`] table below gives an
+//! option's field in [`EngineOptions`], its name in both dialects and its aliases, its type,
+//! default and range, and how the engine applies a new value ([`Apply`]). The macro makes the
+//! [`OptionId`] enum, the [`OPTIONS`] table (which produces the `option` lines after
+//! `usi`/`uci` and checks every `setoption`) and the [`EngineOptions`] struct with its
+//! defaults and one generic store, so that a new option is one entry plus its use.
 //!
 //! Integer options take integers only (`2.6` and `1e2` are errors, not 3 and 100); errors quote
 //! what was sent.
 
-use crate::event::sanitize;
 use crate::game::SennichiteRule;
 use crate::params::SKILL_FULL;
-use crate::search::strength_to_skill_level;
+use crate::search::SearchConfig;
+use crate::skill::strength_to_skill_level;
+use crate::text::sanitize;
 use std::fmt;
 
-/// Which option a table row is.
+/// How the engine applies a new value of an option, beyond storing it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum OptionId {
-    Hash,
-    Ponder,
-    Threads,
-    MultiPv,
-    SennichiteRule,
-    MaxMovesToDraw,
-    MoveOverhead,
-    Variant,
-    SkillLevel,
-    LimitStrength,
-    Strength,
-    UseNnue,
-    EvalFile,
+pub enum Apply {
+    /// Stored; the next search reads it.
+    Store,
+    /// A new hash table is allocated (or the old size kept when the memory is not there).
+    ResizeHash,
+    /// The helper searchers are made or dropped at once, not when the next `go` starts its
+    /// clock.
+    ResizeHelpers,
+    /// The network file is loaded and checked; the evaluation stays on an error.
+    LoadNet,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -59,6 +59,7 @@ pub struct OptionSpec {
     /// Other names `setoption` accepts (compared without case).
     pub aliases: &'static [&'static str],
     pub kind: OptionKind,
+    pub apply: Apply,
 }
 
 pub const HASH_MAX_MB: i64 = 65536;
@@ -68,133 +69,185 @@ pub const MULTIPV_MAX: i64 = 500;
 pub const STRENGTH_MIN: i64 = -20;
 pub const STRENGTH_MAX: i64 = 5;
 
-pub const OPTIONS: &[OptionSpec] = &[
-    OptionSpec {
-        id: OptionId::Hash,
-        usi_name: "USI_Hash",
-        uci_name: Some("Hash"),
-        aliases: &["hash"],
-        kind: OptionKind::Spin {
-            default: 64,
-            min: 1,
-            max: HASH_MAX_MB,
-        },
-    },
-    OptionSpec {
-        id: OptionId::Ponder,
-        usi_name: "USI_Ponder",
-        uci_name: Some("Ponder"),
-        aliases: &["ponder"],
-        kind: OptionKind::Check { default: false },
-    },
-    OptionSpec {
-        id: OptionId::Threads,
-        usi_name: "Threads",
-        uci_name: Some("Threads"),
-        aliases: &[],
-        kind: OptionKind::Spin {
-            default: 1,
-            min: 1,
-            max: THREADS_MAX,
-        },
-    },
-    OptionSpec {
-        id: OptionId::MultiPv,
-        usi_name: "MultiPV",
-        uci_name: Some("MultiPV"),
-        aliases: &["usi_multipv"],
-        kind: OptionKind::Spin {
-            default: 1,
-            min: 1,
-            max: MULTIPV_MAX,
-        },
-    },
-    OptionSpec {
-        id: OptionId::SennichiteRule,
-        usi_name: "SennichiteRule",
-        uci_name: Some("SennichiteRule"),
-        aliases: &[],
-        kind: OptionKind::Combo {
-            default: "draw",
-            vars: &["draw", "gote-wins"],
-        },
-    },
-    OptionSpec {
-        id: OptionId::MaxMovesToDraw,
-        usi_name: "MaxMovesToDraw",
-        uci_name: Some("MaxMovesToDraw"),
-        aliases: &[],
-        kind: OptionKind::Spin {
-            default: 0,
-            min: 0,
-            max: 100_000,
-        },
-    },
-    OptionSpec {
-        id: OptionId::MoveOverhead,
-        usi_name: "MoveOverhead",
-        uci_name: Some("MoveOverhead"),
-        aliases: &["move overhead", "move_overhead"],
-        kind: OptionKind::Spin {
-            default: 50,
-            min: 0,
-            max: 10_000,
-        },
-    },
-    OptionSpec {
-        id: OptionId::Variant,
-        usi_name: "USI_Variant",
-        uci_name: Some("UCI_Variant"),
-        aliases: &[],
-        kind: OptionKind::Combo {
-            default: "minishogi",
-            vars: &["minishogi"],
-        },
-    },
-    OptionSpec {
-        id: OptionId::SkillLevel,
-        usi_name: "SkillLevel",
-        uci_name: Some("SkillLevel"),
-        aliases: &["skill level"],
-        kind: OptionKind::Spin {
-            default: SKILL_FULL as i64,
-            min: 0,
-            max: SKILL_FULL as i64,
-        },
-    },
-    OptionSpec {
-        id: OptionId::LimitStrength,
-        usi_name: "USI_LimitStrength",
-        uci_name: None,
-        aliases: &["uci_limitstrength", "limitstrength"],
-        kind: OptionKind::Check { default: false },
-    },
-    OptionSpec {
-        id: OptionId::Strength,
-        usi_name: "USI_Strength",
-        uci_name: None,
-        aliases: &["strength"],
-        kind: OptionKind::Spin {
-            default: 1,
-            min: STRENGTH_MIN,
-            max: STRENGTH_MAX,
-        },
-    },
-    OptionSpec {
-        id: OptionId::UseNnue,
-        usi_name: "UseNNUE",
-        uci_name: Some("UseNNUE"),
-        aliases: &["use nnue"],
-        kind: OptionKind::Check { default: true },
-    },
-    OptionSpec {
-        id: OptionId::EvalFile,
-        usi_name: "EvalFile",
-        uci_name: Some("EvalFile"),
-        aliases: &[],
-        kind: OptionKind::Text { default: "" },
-    },
-];
+/// Declares the options: for each, `Id => field: Type`, its USI name, its UCI name (or
+/// `None`), aliases, kind and [`Apply`]. See the module documentation.
+macro_rules! options {
+    ($(
+        $(#[$doc:meta])*
+        $id:ident => $field:ident: $ty:ty,
+            usi $usi:literal, uci $uci:expr, aliases [$($alias:literal),*],
+            $kind:expr, $apply:ident;
+    )*) => {
+        /// Which option a table row is.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+        pub enum OptionId {
+            $($id,)*
+        }
+
+        pub const OPTIONS: &[OptionSpec] = &[$(
+            OptionSpec {
+                id: OptionId::$id,
+                usi_name: $usi,
+                uci_name: $uci,
+                aliases: &[$($alias),*],
+                kind: $kind,
+                apply: Apply::$apply,
+            },
+        )*];
+
+        /// The values of all options.
+        #[derive(Clone, Debug)]
+        pub struct EngineOptions {
+            $($(#[$doc])* pub $field: $ty,)*
+        }
+
+        impl Default for EngineOptions {
+            /// The defaults come from the table, so they are written in one place.
+            fn default() -> Self {
+                EngineOptions {
+                    $($field: <$ty as OptionField>::from_value(&$kind.default_value())
+                        .expect("an option's default fits its field"),)*
+                }
+            }
+        }
+
+        impl EngineOptions {
+            /// Stores a value already checked by [`OptionSpec::check`] (the hash size is stored
+            /// here too; allocating the table is the engine's job). False when the value is not
+            /// of the option's type (nothing is stored then).
+            pub fn store(&mut self, id: OptionId, v: &OptionValue) -> bool {
+                match id {
+                    $(OptionId::$id => match <$ty as OptionField>::from_value(v) {
+                        Some(x) => {
+                            self.$field = x;
+                            true
+                        }
+                        None => false,
+                    },)*
+                }
+            }
+
+            /// The current value of an option.
+            pub fn get(&self, id: OptionId) -> OptionValue {
+                match id {
+                    $(OptionId::$id => self.$field.to_value(),)*
+                }
+            }
+        }
+    };
+}
+
+options! {
+    /// `USI_Hash`: the hash table size in MB.
+    Hash => hash_mb: usize,
+        usi "USI_Hash", uci Some("Hash"), aliases ["hash"],
+        OptionKind::Spin { default: 64, min: 1, max: HASH_MAX_MB }, ResizeHash;
+    Ponder => ponder: bool,
+        usi "USI_Ponder", uci Some("Ponder"), aliases ["ponder"],
+        OptionKind::Check { default: false }, Store;
+    /// Search threads asked for (the engine may use fewer: see `Engine::search_threads`).
+    Threads => threads: usize,
+        usi "Threads", uci Some("Threads"), aliases [],
+        OptionKind::Spin { default: 1, min: 1, max: THREADS_MAX }, ResizeHelpers;
+    MultiPv => multipv: usize,
+        usi "MultiPV", uci Some("MultiPV"), aliases ["usi_multipv"],
+        OptionKind::Spin { default: 1, min: 1, max: MULTIPV_MAX }, Store;
+    SennichiteRule => sennichite: SennichiteRule,
+        usi "SennichiteRule", uci Some("SennichiteRule"), aliases [],
+        OptionKind::Combo { default: "draw", vars: &["draw", "gote-wins"] }, Store;
+    /// 0: no limit.
+    MaxMovesToDraw => max_moves_to_draw: u32,
+        usi "MaxMovesToDraw", uci Some("MaxMovesToDraw"), aliases [],
+        OptionKind::Spin { default: 0, min: 0, max: 100_000 }, Store;
+    /// Milliseconds kept in reserve for the GUI and the transport.
+    MoveOverhead => move_overhead: u64,
+        usi "MoveOverhead", uci Some("MoveOverhead"), aliases ["move overhead", "move_overhead"],
+        OptionKind::Spin { default: 50, min: 0, max: 10_000 }, Store;
+    /// The only variant there is.
+    Variant => variant: String,
+        usi "USI_Variant", uci Some("UCI_Variant"), aliases [],
+        OptionKind::Combo { default: "minishogi", vars: &["minishogi"] }, Store;
+    /// `SkillLevel`: 0 ..= `SKILL_FULL` (full strength).
+    SkillLevel => skill_level: u8,
+        usi "SkillLevel", uci Some("SkillLevel"), aliases ["skill level"],
+        OptionKind::Spin { default: SKILL_FULL as i64, min: 0, max: SKILL_FULL as i64 }, Store;
+    /// `USI_LimitStrength`: play at the level of `USI_Strength` instead of `SkillLevel`.
+    LimitStrength => limit_strength: bool,
+        usi "USI_LimitStrength", uci None, aliases ["uci_limitstrength", "limitstrength"],
+        OptionKind::Check { default: false }, Store;
+    /// `USI_Strength`: -20 ..= -1 kyu grades, 1 ..= 5 dan grades (0 reads as 1 kyu).
+    Strength => strength: i32,
+        usi "USI_Strength", uci None, aliases ["strength"],
+        OptionKind::Spin { default: 1, min: STRENGTH_MIN, max: STRENGTH_MAX }, Store;
+    /// `UseNNUE`: evaluate with the network (else the handcrafted evaluation).
+    UseNnue => use_nnue: bool,
+        usi "UseNNUE", uci Some("UseNNUE"), aliases ["use nnue"],
+        OptionKind::Check { default: true }, Store;
+    /// `EvalFile`: the network file in use; empty for the net embedded in the binary.
+    EvalFile => eval_file: String,
+        usi "EvalFile", uci Some("EvalFile"), aliases [],
+        OptionKind::Text { default: "" }, LoadNet;
+}
+
+/// A field of [`EngineOptions`]: how an option's value becomes the field's type and back.
+pub trait OptionField: Sized {
+    fn from_value(v: &OptionValue) -> Option<Self>;
+    fn to_value(&self) -> OptionValue;
+}
+
+macro_rules! integer_fields {
+    ($($t:ty),*) => {$(
+        impl OptionField for $t {
+            fn from_value(v: &OptionValue) -> Option<Self> {
+                match v {
+                    OptionValue::Int(n) => <$t>::try_from(*n).ok(),
+                    _ => None,
+                }
+            }
+            fn to_value(&self) -> OptionValue {
+                OptionValue::Int(i64::try_from(*self).unwrap_or(i64::MAX))
+            }
+        }
+    )*};
+}
+integer_fields!(u8, i32, u32, u64, usize);
+
+impl OptionField for bool {
+    fn from_value(v: &OptionValue) -> Option<Self> {
+        match v {
+            OptionValue::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    fn to_value(&self) -> OptionValue {
+        OptionValue::Bool(*self)
+    }
+}
+
+impl OptionField for String {
+    fn from_value(v: &OptionValue) -> Option<Self> {
+        match v {
+            OptionValue::Text(t) => Some(t.clone()),
+            OptionValue::Combo(c) => Some(c.to_string()),
+            _ => None,
+        }
+    }
+    fn to_value(&self) -> OptionValue {
+        OptionValue::Text(self.clone())
+    }
+}
+
+impl OptionField for SennichiteRule {
+    fn from_value(v: &OptionValue) -> Option<Self> {
+        match v {
+            OptionValue::Combo(name) => SennichiteRule::parse(name),
+            _ => None,
+        }
+    }
+    fn to_value(&self) -> OptionValue {
+        OptionValue::Combo(self.name())
+    }
+}
 
 /// The protocol an option line is written for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -246,14 +299,16 @@ impl OptionSpec {
             || self.aliases.iter().any(|a| a.eq_ignore_ascii_case(name))
     }
 
-    /// Checks `value` against the option's type and range.
+    /// Reads `value` (the text of a `setoption`) as a value of the option's type, checked
+    /// against its range or choices.
     pub fn parse(&self, value: &str) -> Result<OptionValue, OptionError> {
         let value = value.trim();
-        match self.kind {
+        let v = match self.kind {
             OptionKind::Spin { min, max, .. } => {
                 let n = parse_integer(value).ok_or_else(|| OptionError::NotInteger {
                     value: sanitize(value, 40),
                 })?;
+                // Quoted as sent (a huge number saturates when read).
                 if n < min || n > max {
                     return Err(OptionError::OutOfRange {
                         value: sanitize(value, 40),
@@ -261,14 +316,16 @@ impl OptionSpec {
                         max,
                     });
                 }
-                Ok(OptionValue::Int(n))
+                OptionValue::Int(n)
             }
             OptionKind::Check { .. } => match value.to_ascii_lowercase().as_str() {
-                "true" => Ok(OptionValue::Bool(true)),
-                "false" => Ok(OptionValue::Bool(false)),
-                _ => Err(OptionError::NotBool {
-                    value: sanitize(value, 40),
-                }),
+                "true" => OptionValue::Bool(true),
+                "false" => OptionValue::Bool(false),
+                _ => {
+                    return Err(OptionError::NotBool {
+                        value: sanitize(value, 40),
+                    })
+                }
             },
             OptionKind::Combo { vars, .. } => vars
                 .iter()
@@ -277,14 +334,69 @@ impl OptionSpec {
                 .ok_or_else(|| OptionError::NotAChoice {
                     value: sanitize(value, 40),
                     vars,
-                }),
-            OptionKind::Text { .. } => Ok(OptionValue::Text(if value == "<empty>" {
+                })?,
+            OptionKind::Text { .. } => OptionValue::Text(if value == "<empty>" {
                 String::new()
             } else {
                 value.to_string()
-            })),
+            }),
+        };
+        self.check(&v)?;
+        Ok(v)
+    }
+
+    /// Checks a typed value (from [`OptionSpec::parse`] or an in-process caller) against the
+    /// option's type and range. A combo value is also given its canonical spelling.
+    pub fn check(&self, v: &OptionValue) -> Result<(), OptionError> {
+        let wrong_type = || OptionError::WrongType {
+            option: self.usi_name,
+        };
+        match (self.kind, v) {
+            (OptionKind::Spin { min, max, .. }, OptionValue::Int(n)) => {
+                if *n < min || *n > max {
+                    return Err(OptionError::OutOfRange {
+                        value: n.to_string(),
+                        min,
+                        max,
+                    });
+                }
+                Ok(())
+            }
+            (OptionKind::Check { .. }, OptionValue::Bool(_)) => Ok(()),
+            (OptionKind::Combo { vars, .. }, OptionValue::Combo(c)) => {
+                if vars.contains(c) {
+                    Ok(())
+                } else {
+                    Err(OptionError::NotAChoice {
+                        value: sanitize(c, 40),
+                        vars,
+                    })
+                }
+            }
+            (OptionKind::Text { .. }, OptionValue::Text(_)) => Ok(()),
+            _ => Err(wrong_type()),
         }
     }
+}
+
+impl OptionKind {
+    /// The default as a value.
+    pub fn default_value(&self) -> OptionValue {
+        match *self {
+            OptionKind::Spin { default, .. } => OptionValue::Int(default),
+            OptionKind::Check { default } => OptionValue::Bool(default),
+            OptionKind::Combo { default, .. } => OptionValue::Combo(default),
+            OptionKind::Text { default } => OptionValue::Text(default.to_string()),
+        }
+    }
+}
+
+/// The spec of an option by its id.
+pub fn spec(id: OptionId) -> &'static OptionSpec {
+    OPTIONS
+        .iter()
+        .find(|o| o.id == id)
+        .expect("every option id has a table row")
 }
 
 /// The option called `name` in either dialect (or by an alias), without regard to case.
@@ -318,6 +430,32 @@ pub enum OptionValue {
     Text(String),
 }
 
+impl From<i64> for OptionValue {
+    fn from(n: i64) -> Self {
+        OptionValue::Int(n)
+    }
+}
+impl From<usize> for OptionValue {
+    fn from(n: usize) -> Self {
+        n.to_value()
+    }
+}
+impl From<u8> for OptionValue {
+    fn from(n: u8) -> Self {
+        OptionValue::Int(n.into())
+    }
+}
+impl From<bool> for OptionValue {
+    fn from(b: bool) -> Self {
+        OptionValue::Bool(b)
+    }
+}
+impl From<SennichiteRule> for OptionValue {
+    fn from(r: SennichiteRule) -> Self {
+        r.to_value()
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionError {
     Unknown(String),
@@ -335,6 +473,10 @@ pub enum OptionError {
     NotAChoice {
         value: String,
         vars: &'static [&'static str],
+    },
+    /// A typed value of another type than the option's.
+    WrongType {
+        option: &'static str,
     },
     /// The option cannot change while a search runs.
     Busy,
@@ -359,6 +501,7 @@ impl fmt::Display for OptionError {
             OptionError::NotAChoice { value, vars } => {
                 write!(f, "'{value}' is not one of {}", vars.join(", "))
             }
+            OptionError::WrongType { option } => write!(f, "wrong type of value for {option}"),
             OptionError::Busy => write!(f, "cannot be changed while a search runs"),
             OptionError::EvalFile(e) => write!(f, "{e}; the evaluation is unchanged"),
             OptionError::OutOfMemory { wanted_mb, kept_mb } => write!(
@@ -370,88 +513,16 @@ impl fmt::Display for OptionError {
 }
 impl std::error::Error for OptionError {}
 
-/// The values of all options.
-#[derive(Clone, Debug)]
-pub struct EngineOptions {
-    pub hash_mb: usize,
-    pub ponder: bool,
-    pub threads: usize,
-    pub multipv: usize,
-    pub sennichite: SennichiteRule,
-    pub max_moves_to_draw: u32,
-    pub move_overhead: u64,
-    /// `SkillLevel`: 0 ..= `SKILL_FULL` (full strength).
-    pub skill_level: u8,
-    /// `USI_LimitStrength`: play at the level of `USI_Strength` instead of `SkillLevel`.
-    pub limit_strength: bool,
-    pub strength: i32,
-    /// `UseNNUE`: evaluate with the network (else the handcrafted evaluation).
-    pub use_nnue: bool,
-    /// `EvalFile`: the network file in use; empty for the net embedded in the binary.
-    pub eval_file: String,
-}
-
-impl Default for EngineOptions {
-    fn default() -> Self {
-        let mut o = EngineOptions {
-            hash_mb: 0,
-            ponder: false,
-            threads: 0,
-            multipv: 0,
-            sennichite: SennichiteRule::Draw,
-            max_moves_to_draw: 0,
-            move_overhead: 0,
-            skill_level: 0,
-            limit_strength: false,
-            strength: 0,
-            use_nnue: false,
-            eval_file: String::new(),
-        };
-        // The defaults come from the table, so they are written in one place.
-        for spec in OPTIONS {
-            let v = match spec.kind {
-                OptionKind::Spin { default, .. } => OptionValue::Int(default),
-                OptionKind::Check { default } => OptionValue::Bool(default),
-                OptionKind::Combo { default, .. } => OptionValue::Combo(default),
-                OptionKind::Text { default } => OptionValue::Text(default.to_string()),
-            };
-            o.store(spec.id, v);
-        }
-        o
-    }
-}
-
 impl EngineOptions {
-    /// Stores a value already checked by [`OptionSpec::parse`] (the hash size is stored here
-    /// too; allocating the table is the engine's job).
-    pub fn store(&mut self, id: OptionId, v: OptionValue) {
-        let int = match v {
-            OptionValue::Int(n) => n,
-            _ => 0,
-        };
-        if let (OptionId::EvalFile, OptionValue::Text(t)) = (id, &v) {
-            self.eval_file = t.clone();
-            return;
-        }
-        let flag = matches!(v, OptionValue::Bool(true));
-        match id {
-            OptionId::Hash => self.hash_mb = int as usize,
-            OptionId::Ponder => self.ponder = flag,
-            OptionId::Threads => self.threads = int as usize,
-            OptionId::MultiPv => self.multipv = int as usize,
-            OptionId::SennichiteRule => {
-                if let OptionValue::Combo(name) = v {
-                    self.sennichite = SennichiteRule::parse(name).unwrap_or_default();
-                }
-            }
-            OptionId::MaxMovesToDraw => self.max_moves_to_draw = int as u32,
-            OptionId::MoveOverhead => self.move_overhead = int as u64,
-            OptionId::Variant => {}
-            OptionId::SkillLevel => self.skill_level = int as u8,
-            OptionId::LimitStrength => self.limit_strength = flag,
-            OptionId::Strength => self.strength = int as i32,
-            OptionId::UseNnue => self.use_nnue = flag,
-            OptionId::EvalFile => {}
+    /// The options of a search, in the one place they are copied into a [`SearchConfig`].
+    pub fn search_config(&self) -> SearchConfig {
+        SearchConfig {
+            multipv: self.multipv,
+            sennichite: self.sennichite,
+            move_overhead: self.move_overhead,
+            verbose: true,
+            skill_level: self.effective_skill_level(),
+            mate_probe: true,
         }
     }
 
@@ -522,5 +593,48 @@ mod tests {
         assert_eq!(o.skill_level, SKILL_FULL);
         assert_eq!(o.strength, 1);
         assert_eq!(o.sennichite, SennichiteRule::Draw);
+    }
+
+    #[test]
+    fn typed_values_are_checked_like_text_and_stored_by_the_table() {
+        let multipv = spec(OptionId::MultiPv);
+        assert_eq!(multipv.check(&OptionValue::Int(3)), Ok(()));
+        assert!(matches!(
+            multipv.check(&OptionValue::Int(0)),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            multipv.check(&OptionValue::Bool(true)),
+            Err(OptionError::WrongType { .. })
+        ));
+        let rule = spec(OptionId::SennichiteRule);
+        assert!(rule.check(&OptionValue::Combo("gote-wins")).is_ok());
+        assert!(rule.check(&OptionValue::Combo("sente-wins")).is_err());
+        let mut o = EngineOptions::default();
+        assert!(o.store(OptionId::MultiPv, &OptionValue::Int(3)));
+        assert_eq!(o.multipv, 3);
+        assert_eq!(o.get(OptionId::MultiPv), OptionValue::Int(3));
+        assert!(o.store(OptionId::SennichiteRule, &OptionValue::Combo("gote-wins")));
+        assert_eq!(o.sennichite, SennichiteRule::GoteWins);
+        assert_eq!(
+            o.get(OptionId::SennichiteRule),
+            OptionValue::Combo("gote-wins")
+        );
+        // A value of the wrong type stores nothing.
+        assert!(!o.store(OptionId::Threads, &OptionValue::Bool(true)));
+        assert_eq!(o.threads, 1);
+        // Every row's default is what the struct starts with.
+        for row in OPTIONS {
+            let v = o.get(row.id);
+            let default = row.kind.default_value();
+            let same = match (&v, &default) {
+                (OptionValue::Text(a), OptionValue::Combo(b)) => a == b,
+                _ => v == default,
+            };
+            assert!(
+                same || row.id == OptionId::MultiPv || row.id == OptionId::SennichiteRule,
+                "{row:?}: {v:?}"
+            );
+        }
     }
 }

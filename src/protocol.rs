@@ -7,11 +7,12 @@
 //! stays. Only `quit` and the end of input end it.
 
 use crate::engine::{Engine, GoRequest, MateLimit};
-use crate::event::{sanitize, Event, Sink};
+use crate::event::{Event, Sink};
 use crate::game::{Game, PositionError, SennichiteRule};
 use crate::notation::{MoveError, UsiMove};
-use crate::options::{self, parse_integer, Dialect, OptionId, OPTIONS};
+use crate::options::{parse_integer, Dialect, OPTIONS};
 use crate::position::Position;
+use crate::text::sanitize;
 use crate::types::Move;
 use crate::{eval, uci, usi};
 use std::fmt;
@@ -708,17 +709,8 @@ impl Session {
             Command::IsReady => self.out.say("readyok"),
             Command::SetOption { name, value } => match self.engine.set_option(&name, &value) {
                 Err(e) => self.info(&format!("setoption {}: {e}", sanitize(&name, 40))),
-                Ok(()) => {
-                    let (asked, used) =
-                        (self.engine.options().threads, self.engine.search_threads());
-                    if used < asked && options::find(&name).map(|o| o.id) == Some(OptionId::Threads)
-                    {
-                        self.info(&format!(
-                            "Threads {asked}: searching with {used}, {} per hardware thread of this machine",
-                            crate::engine::THREADS_PER_CPU
-                        ));
-                    }
-                }
+                Ok(Some(note)) => self.info(&note),
+                Ok(None) => {}
             },
             Command::NewGame => self.engine.new_game(),
             Command::Position { start, moves } => match Game::from_moves(start, &moves) {

@@ -38,10 +38,8 @@ use std::time::{Duration, Instant};
 /// Stack size of every search thread (the search recurses up to `MAX_PLY` deep).
 pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 
-pub const MATE: i32 = 32000;
-pub const MATE_BOUND: i32 = MATE - 512;
-pub const INFINITY: i32 = 32500;
-pub const REPETITION_WIN: i32 = 20000;
+// The score constants live in `crate::score`; re-exported for code that names them here.
+pub use crate::score::{is_mate_score, INFINITY, MATE, MATE_BOUND, REPETITION_WIN};
 pub const MAX_PLY: usize = 128;
 
 /// State shared between the engine controller and the search threads.
@@ -227,10 +225,6 @@ pub struct Searcher {
     mate_solver: Option<MateSolver>,
     /// The mating line found by the root mate probe of the current search, if any.
     proven_mate: Option<Vec<Move>>,
-}
-
-fn is_mate_score(s: i32) -> bool {
-    s.abs() >= MATE_BOUND
 }
 
 /// Mate scores are stored relative to the node, other scores as they are.

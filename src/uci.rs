@@ -31,11 +31,12 @@
 //! * `go mate N` asks for a mate in N moves and is answered by a `bestmove`: it becomes a
 //!   search of `2N - 1` plies.
 
-use crate::event::{sanitize, Event, MateAnswer, Score};
+use crate::event::{Event, MateAnswer, Score};
 use crate::notation::UsiMove;
 use crate::options::{parse_integer, Dialect};
 use crate::position::{Position, SfenError};
 use crate::protocol::{self, Command, CommandError};
+use crate::text::sanitize;
 use crate::types::{Color, Move, PieceKind, Square};
 use crate::usi;
 use std::fmt;

@@ -2,11 +2,12 @@
 //! text. Squares and moves are USI's (`5e4d`, `P*2c`), mate scores count plies, a `go mate`
 //! is answered by one `checkmate ...` line. The loop itself is `crate::protocol`.
 
-use crate::event::{sanitize, Event, MateAnswer, Score, SearchInfo};
+use crate::event::{Event, MateAnswer, Score, SearchInfo};
 use crate::game::Game;
 use crate::notation::UsiMove;
 use crate::options::Dialect;
 use crate::protocol::{self, Command, CommandError};
+use crate::text::sanitize;
 use crate::tt::Bound;
 use crate::types::Move;
 

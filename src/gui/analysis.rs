@@ -11,6 +11,7 @@ use crate::engine::{Engine, GoRequest, MateLimit};
 use crate::event::{self, MateAnswer, Score, SearchInfo};
 use crate::game::{Game, SennichiteRule};
 use crate::movegen;
+use crate::options::{OptionId, OptionValue};
 use crate::time::Limits;
 use crate::types::Move;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,7 +21,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// Hash table of one game's engine (MB).
-const HASH_MB: &str = "8";
+const HASH_MB: usize = 8;
 
 /// Centipawn-like number for graphs and move marks: mates are +-10000 less the distance.
 pub fn score_cp(s: Score) -> i32 {
@@ -92,19 +93,20 @@ pub struct EngineAdapter {
 
 fn make_engine() -> Engine {
     let mut e = Engine::new();
-    if let Err(e) = e.set_option("USI_Hash", HASH_MB) {
+    if let Err(e) = e.set(OptionId::Hash, HASH_MB) {
         log::warn!("gui engine hash: {e}");
     }
     e
 }
 
 fn configure(engine: &mut Engine, spec: &SearchSpec) {
-    for (name, value) in [
-        ("MultiPV", spec.multipv.max(1).to_string()),
-        ("SkillLevel", spec.skill_level.to_string()),
-    ] {
-        if let Err(e) = engine.set_option(name, &value) {
-            log::warn!("gui engine option {name}={value}: {e}");
+    let settings: [(OptionId, OptionValue); 2] = [
+        (OptionId::MultiPv, spec.multipv.max(1).into()),
+        (OptionId::SkillLevel, spec.skill_level.into()),
+    ];
+    for (id, value) in settings {
+        if let Err(e) = engine.set(id, value) {
+            log::warn!("gui engine option {id:?}: {e}");
         }
     }
     engine.set_sennichite(spec.sennichite);
