@@ -28,6 +28,6 @@ pub mod text;
 pub mod time;
 pub mod tt;
 pub mod types;
-pub mod uci;
-pub mod usi;
+// The dialects are reached as `gogo::usi` and `gogo::uci` too.
+pub use protocol::{uci, usi};
 pub mod zobrist;

@@ -249,26 +249,10 @@ impl OptionField for SennichiteRule {
     }
 }
 
-/// The protocol an option line is written for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    Usi,
-    Uci,
-}
-
 impl OptionSpec {
-    /// The name in `dialect`, or `None` when the option is not offered there.
-    pub fn name(&self, dialect: Dialect) -> Option<&'static str> {
-        match dialect {
-            Dialect::Usi => Some(self.usi_name),
-            Dialect::Uci => self.uci_name,
-        }
-    }
-
-    /// The `option name ...` line in `dialect`.
-    pub fn line(&self, dialect: Dialect) -> Option<String> {
-        let name = self.name(dialect)?;
-        Some(match self.kind {
+    /// The `option name ...` line under `name` (the option's name in the dialect spoken).
+    pub fn line(&self, name: &str) -> String {
+        match self.kind {
             OptionKind::Spin { default, min, max } => {
                 format!("option name {name} type spin default {default} min {min} max {max}")
             }
@@ -290,7 +274,7 @@ impl OptionSpec {
                     default
                 }
             ),
-        })
+        }
     }
 
     fn matches(&self, name: &str) -> bool {
@@ -576,9 +560,9 @@ mod tests {
         assert_eq!(find("UCI_Variant").unwrap().id, OptionId::Variant);
         assert_eq!(find("Skill Level").unwrap().id, OptionId::SkillLevel);
         assert!(find("nonsense").is_none());
-        assert!(find("USI_Strength").unwrap().line(Dialect::Uci).is_none());
+        assert!(find("USI_Strength").unwrap().uci_name.is_none());
         assert_eq!(
-            find("Hash").unwrap().line(Dialect::Uci).unwrap(),
+            find("Hash").unwrap().line("Hash"),
             "option name Hash type spin default 64 min 1 max 65536"
         );
     }

@@ -11,7 +11,7 @@ use gogo::event::{Event, Score, SearchInfo};
 use gogo::game::Game;
 use gogo::movegen;
 use gogo::notation::UsiMove;
-use gogo::options::{self, Dialect};
+use gogo::options;
 use gogo::position::Position;
 use gogo::protocol::{self, Command};
 use gogo::tt::Bound;
@@ -625,7 +625,7 @@ fn out(e: Event) -> String {
 fn output_options() {
     let lines: Vec<String> = options::OPTIONS
         .iter()
-        .filter_map(|o| o.line(Dialect::Uci))
+        .filter_map(|o| o.uci_name.map(|name| o.line(name)))
         .collect();
     for expected in [
         "option name Hash type spin default 64 min 1 max 65536",

@@ -18,7 +18,7 @@ fn handshake_lists_options_and_answers_isready() {
     let options: Vec<&String> = lines.iter().filter(|l| l.starts_with("option ")).collect();
     let declared: Vec<String> = gogo::options::OPTIONS
         .iter()
-        .filter_map(|o| o.line(gogo::options::Dialect::Usi))
+        .map(|o| o.line(o.usi_name))
         .collect();
     assert!(declared.len() >= 13, "{declared:?}");
     assert_eq!(options, declared.iter().collect::<Vec<_>>());

@@ -31,15 +31,55 @@
 //! * `go mate N` asks for a mate in N moves and is answered by a `bestmove`: it becomes a
 //!   search of `2N - 1` plies.
 
+use super::command::{self, Command, CommandError, Notation};
+use super::dialect::Dialect;
+use super::format::{common_lines, info_line};
+use crate::engine::Engine;
 use crate::event::{Event, MateAnswer, Score};
+use crate::game::SennichiteRule;
 use crate::notation::UsiMove;
-use crate::options::{parse_integer, Dialect};
+use crate::options::{parse_integer, OptionSpec};
 use crate::position::{Position, SfenError};
-use crate::protocol::{self, Command, CommandError};
 use crate::text::sanitize;
 use crate::types::{Color, Move, PieceKind, Square};
-use crate::usi;
 use std::fmt;
+
+/// The UCI dialect, as the loop holds it.
+pub struct Uci;
+
+impl Dialect for Uci {
+    fn handshake(&self) -> &'static str {
+        "uci"
+    }
+    /// UCI tools (cutechess, Fairy-Stockfish, lishogi) count a plain repetition as a loss for
+    /// sente.
+    fn on_handshake(&self, engine: &mut Engine) {
+        engine.set_sennichite(SennichiteRule::GoteWins);
+    }
+    fn parse(&self, words: &[&str]) -> Result<Command, CommandError> {
+        parse(words)
+    }
+    fn format(&self, event: &Event) -> Vec<String> {
+        format(event)
+    }
+    fn move_text(&self, m: Move) -> String {
+        move_text(m)
+    }
+    fn option_name(&self, spec: &OptionSpec) -> Option<&'static str> {
+        spec.uci_name
+    }
+    fn describe(&self, pos: &Position) -> Vec<String> {
+        vec![format!("Fen: {}", position_to_fen(pos))]
+    }
+}
+
+/// UCI's move syntax and clocks for the command grammar.
+pub const NOTATION: Notation = Notation {
+    parse_move,
+    white_is_sente: true,
+    mate_is_depth: true,
+    move_examples: "c1d2, a4a1+ or P@d3",
+};
 
 /// Piece kinds in the order Fairy-Stockfish writes FEN holdings.
 const FEN_HAND_ORDER: [PieceKind; 5] = [
@@ -290,7 +330,7 @@ pub fn parse(words: &[&str]) -> Result<Command, CommandError> {
     let Some((&cmd, args)) = words.split_first() else {
         return Ok(Command::Nothing);
     };
-    if let Some(common) = protocol::parse_common(cmd, args) {
+    if let Some(common) = command::parse_common(cmd, args) {
         return common;
     }
     match cmd {
@@ -298,12 +338,8 @@ pub fn parse(words: &[&str]) -> Result<Command, CommandError> {
         "ucinewgame" => Ok(Command::NewGame),
         "debug" | "register" => Ok(Command::Nothing),
         "position" => parse_position(args),
-        "go" if args.first() == Some(&"perft") => protocol::parse_perft(&args[1..]),
-        "go" => Ok(Command::Go(protocol::parse_go(
-            args,
-            Dialect::Uci,
-            parse_move,
-        ))),
+        "go" if args.first() == Some(&"perft") => command::parse_perft(&args[1..]),
+        "go" => Ok(Command::Go(command::parse_go(args, &NOTATION))),
         _ => Err(CommandError::Unknown(sanitize(cmd, 40))),
     }
 }
@@ -311,7 +347,7 @@ pub fn parse(words: &[&str]) -> Result<Command, CommandError> {
 /// `position startpos|fen <fen>|sfen <sfen> [moves <m>...]` with the moves in UCI notation
 /// (Fairy-Stockfish also takes an SFEN in UCI mode).
 fn parse_position(args: &[&str]) -> Result<Command, CommandError> {
-    let (head, moves) = protocol::split_position(args, Dialect::Uci, parse_move)?;
+    let (head, moves) = command::split_position(args, &NOTATION)?;
     let start = match head.first() {
         Some(&"fen") => {
             parse_fen(&head[1..].join(" ")).map_err(|e| CommandError::Fen(e.to_string()))?
@@ -334,11 +370,11 @@ fn score(s: Score) -> String {
 
 /// An event as UCI lines.
 pub fn format(event: &Event) -> Vec<String> {
-    if let Some(lines) = usi::common_lines(event, move_text) {
+    if let Some(lines) = common_lines(event, move_text) {
         return lines;
     }
     vec![match event {
-        Event::Info(info) => usi::info_line(info, move_text, score),
+        Event::Info(info) => info_line(info, move_text, score),
         Event::BestMove {
             best: Some(b),
             ponder: Some(p),

@@ -1,32 +1,60 @@
 //! The USI dialect: parses a line into a [`Command`] and formats the engine's events as USI
 //! text. Squares and moves are USI's (`5e4d`, `P*2c`), mate scores count plies, a `go mate`
-//! is answered by one `checkmate ...` line. The loop itself is `crate::protocol`.
+//! is answered by one `checkmate ...` line. The loop itself is `protocol::session`.
 
-use crate::event::{Event, MateAnswer, Score, SearchInfo};
+use super::command::{self, Command, CommandError, Notation};
+use super::dialect::Dialect;
+use super::format::{common_lines, info_line};
+use crate::event::{Event, MateAnswer, Score};
 use crate::game::Game;
 use crate::notation::UsiMove;
-use crate::options::Dialect;
-use crate::protocol::{self, Command, CommandError};
+use crate::options::OptionSpec;
 use crate::text::sanitize;
-use crate::tt::Bound;
 use crate::types::Move;
+
+/// The USI dialect, as the loop holds it.
+pub struct Usi;
+
+impl Dialect for Usi {
+    fn handshake(&self) -> &'static str {
+        "usi"
+    }
+    fn parse(&self, words: &[&str]) -> Result<Command, CommandError> {
+        parse(words)
+    }
+    fn format(&self, event: &Event) -> Vec<String> {
+        format(event)
+    }
+    fn move_text(&self, m: Move) -> String {
+        m.to_string()
+    }
+    fn option_name(&self, spec: &OptionSpec) -> Option<&'static str> {
+        Some(spec.usi_name)
+    }
+}
+
+/// USI's move syntax and clocks for the command grammar.
+pub const NOTATION: Notation = Notation {
+    parse_move: |m| UsiMove::parse(m).ok(),
+    white_is_sente: false,
+    mate_is_depth: false,
+    move_examples: "5e4d, 2e2a+ or G*2b",
+};
 
 /// Parses one USI command line (already split into words).
 pub fn parse(words: &[&str]) -> Result<Command, CommandError> {
     let Some((&cmd, args)) = words.split_first() else {
         return Ok(Command::Nothing);
     };
-    if let Some(common) = protocol::parse_common(cmd, args) {
+    if let Some(common) = command::parse_common(cmd, args) {
         return common;
     }
     match cmd {
         "usi" => Ok(Command::Hello),
         "usinewgame" => Ok(Command::NewGame),
         "position" => parse_position(args),
-        "go" if args.first() == Some(&"perft") => protocol::parse_perft(&args[1..]),
-        "go" => Ok(Command::Go(protocol::parse_go(args, Dialect::Usi, |m| {
-            UsiMove::parse(m).ok()
-        }))),
+        "go" if args.first() == Some(&"perft") => command::parse_perft(&args[1..]),
+        "go" => Ok(Command::Go(command::parse_go(args, &NOTATION))),
         _ => Err(CommandError::Unknown(sanitize(cmd, 40))),
     }
 }
@@ -34,7 +62,7 @@ pub fn parse(words: &[&str]) -> Result<Command, CommandError> {
 /// `position startpos|sfen <sfen> [moves <m>...]`, the moves checked for syntax here and for
 /// legality when the game is set up.
 fn parse_position(args: &[&str]) -> Result<Command, CommandError> {
-    let (head, moves) = protocol::split_position(args, Dialect::Usi, |m| UsiMove::parse(m).ok())?;
+    let (head, moves) = command::split_position(args, &NOTATION)?;
     // The start position through the one parser of position descriptions.
     let start = *Game::parse_position(&head.join(" "))?.start();
     Ok(Command::Position { start, moves })
@@ -46,64 +74,6 @@ fn score(s: Score) -> String {
         Score::Cp(cp) => format!("cp {cp}"),
         Score::Mate(plies) => format!("mate {plies}"),
     }
-}
-
-/// The `info` line of a search report, with moves written by `write_move` and scores by
-/// `write_score` (the UCI dialect uses this with its own notations).
-pub fn info_line(
-    info: &SearchInfo,
-    write_move: fn(Move) -> String,
-    write_score: fn(Score) -> String,
-) -> String {
-    let bound = match info.bound {
-        Bound::Lower => " lowerbound",
-        Bound::Upper => " upperbound",
-        _ => "",
-    };
-    let pv: Vec<String> = info.pv.iter().map(|&m| write_move(m)).collect();
-    format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} time {} hashfull {} pv {}",
-        info.depth,
-        info.seldepth,
-        info.multipv,
-        write_score(info.score),
-        info.nodes,
-        info.nps,
-        info.time_ms,
-        info.hashfull,
-        pv.join(" ")
-    )
-}
-
-/// The lines of an event that are the same in both dialects but for the notation of moves.
-pub fn common_lines(event: &Event, write_move: fn(Move) -> String) -> Option<Vec<String>> {
-    Some(match event {
-        Event::Message(text) => vec![format!("info string {}", sanitize(text, 2000))],
-        Event::PerftMove { mv, nodes } => vec![format!("{}: {nodes}", write_move(*mv))],
-        Event::PerftDone { nodes, complete } => {
-            let mut v = vec![String::new(), format!("Nodes searched: {nodes}")];
-            if !*complete {
-                v.push("info string perft stopped: the count is partial".to_string());
-            }
-            v
-        }
-        Event::BenchPosition { index, nodes, best } => vec![format!(
-            "info string position {index:>2}: {nodes:>9} nodes, bestmove {}",
-            best.map_or("none".to_string(), write_move)
-        )],
-        Event::BenchDone {
-            nodes,
-            nps,
-            complete,
-        } => {
-            let mut v = vec![format!("{nodes} nodes {nps} nps")];
-            if !*complete {
-                v.push("info string bench stopped: the count is partial".to_string());
-            }
-            v
-        }
-        _ => return None,
-    })
 }
 
 /// An event as USI lines.
@@ -133,6 +103,8 @@ pub fn format(event: &Event) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event::SearchInfo;
+    use crate::tt::Bound;
 
     #[test]
     fn parses_commands() {
