@@ -21,7 +21,7 @@
 
 use gogo::bench::POSITIONS;
 use gogo::game::Game;
-use gogo::search::{SearchConfig, Searcher, Shared};
+use gogo::search::{SearchConfig, Searcher, Signals};
 use gogo::time::Limits;
 use gogo::tt::TranspositionTable;
 use std::sync::atomic::Ordering;
@@ -76,10 +76,10 @@ struct Sample {
 fn search(text: &str, threads: usize, depth: i32) -> Sample {
     let game = Game::parse_position(text).expect("bench positions are good");
     let tt = Arc::new(TranspositionTable::new(64));
-    let shared = Arc::new(Shared::default());
-    let mut main = Searcher::new(tt.clone(), shared.clone());
+    let signals = Arc::new(Signals::default());
+    let mut main = Searcher::new(tt.clone(), signals.clone());
     let mut helpers: Vec<Searcher> = (1..threads)
-        .map(|_| Searcher::new(tt.clone(), shared.clone()))
+        .map(|_| Searcher::new(tt.clone(), signals.clone()))
         .collect();
     let config = SearchConfig {
         verbose: false,
@@ -89,7 +89,7 @@ fn search(text: &str, threads: usize, depth: i32) -> Sample {
         depth: Some(depth),
         ..Limits::default()
     };
-    shared.stop.store(false, Ordering::SeqCst);
+    signals.stop.store(false, Ordering::SeqCst);
     let cpu = cpu_seconds();
     let main_cpu = thread_cpu_seconds();
     let t = Instant::now();

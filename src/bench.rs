@@ -5,7 +5,7 @@
 
 use crate::event::Event;
 use crate::game::Game;
-use crate::search::{SearchConfig, Searcher, Shared};
+use crate::search::{SearchConfig, Searcher, Signals};
 use crate::time::Limits;
 use crate::tt::TranspositionTable;
 use std::sync::atomic::Ordering;
@@ -54,9 +54,9 @@ pub const POSITIONS: &[&str] = &[
 ];
 
 /// Runs the bench at `depth` (default [`DEFAULT_DEPTH`]), reporting a `BenchPosition` event per
-/// position and a final `BenchDone`; returns the total node count. `shared.stop` ends it early
+/// position and a final `BenchDone`; returns the total node count. `signals.stop` ends it early
 /// (the total is then partial and `BenchDone` says so).
-pub fn run(depth: Option<i32>, shared: &Arc<Shared>, emit: &dyn Fn(Event)) -> u64 {
+pub fn run(depth: Option<i32>, signals: &Arc<Signals>, emit: &dyn Fn(Event)) -> u64 {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
     let config = SearchConfig {
         verbose: false,
@@ -71,7 +71,7 @@ pub fn run(depth: Option<i32>, shared: &Arc<Shared>, emit: &dyn Fn(Event)) -> u6
     let mut complete = true;
     let start = Instant::now();
     for (i, text) in POSITIONS.iter().enumerate() {
-        if shared.stop.load(Ordering::SeqCst) {
+        if signals.stop.load(Ordering::SeqCst) {
             complete = false;
             break;
         }
@@ -86,10 +86,10 @@ pub fn run(depth: Option<i32>, shared: &Arc<Shared>, emit: &dyn Fn(Event)) -> u6
             }
         };
         let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MB));
-        let mut searcher = Searcher::new(tt, shared.clone());
+        let mut searcher = Searcher::new(tt, signals.clone());
         let r = searcher.think(game.positions(), &limits, &[], &config);
         total += r.nodes;
-        if shared.stop.load(Ordering::SeqCst) {
+        if signals.stop.load(Ordering::SeqCst) {
             complete = false;
             break;
         }

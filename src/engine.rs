@@ -18,9 +18,9 @@ use crate::nnue::Network;
 use crate::options::{self, Apply, EngineOptions, OptionError, OptionId, OptionSpec, OptionValue};
 use crate::perft;
 use crate::position::Position;
-use crate::search::{SearchResult, Searcher, Shared, SEARCH_STACK_BYTES};
+use crate::search::{Limiter, Searcher, Signals, SEARCH_STACK_BYTES};
 use crate::text::sanitize;
-use crate::time::{self, Limits};
+use crate::time::Limits;
 use crate::tt::TranspositionTable;
 use crate::types::Move;
 use std::sync::atomic::Ordering;
@@ -83,7 +83,7 @@ pub struct Engine {
     game: Game,
     options: EngineOptions,
     tt: Arc<TranspositionTable>,
-    shared: Arc<Shared>,
+    signals: Arc<Signals>,
     /// `None` while a search job holds the searchers.
     pool: Option<Pool>,
     /// The evaluation network (`EvalFile`, or the embedded one); used while `UseNNUE` is on.
@@ -101,13 +101,13 @@ impl Engine {
     pub fn new() -> Engine {
         let options = EngineOptions::default();
         let tt = Arc::new(TranspositionTable::new(options.hash_mb));
-        let shared = Arc::new(Shared::default());
-        let main = Searcher::new(tt.clone(), shared.clone());
+        let signals = Arc::new(Signals::default());
+        let main = Searcher::new(tt.clone(), signals.clone());
         Engine {
             game: Game::new(Position::startpos()),
             options,
             tt,
-            shared,
+            signals,
             pool: Some(Pool {
                 main,
                 helpers: Vec::new(),
@@ -209,7 +209,7 @@ impl Engine {
         pool.helpers.truncate(threads - 1);
         while pool.helpers.len() + 1 < threads {
             pool.helpers
-                .push(Searcher::new(self.tt.clone(), self.shared.clone()));
+                .push(Searcher::new(self.tt.clone(), self.signals.clone()));
         }
     }
 
@@ -329,7 +329,7 @@ impl Engine {
             }
             if self.pool.is_none() {
                 self.pool = Some(Pool {
-                    main: Searcher::new(self.tt.clone(), self.shared.clone()),
+                    main: Searcher::new(self.tt.clone(), self.signals.clone()),
                     helpers: Vec::new(),
                 });
             }
@@ -340,7 +340,7 @@ impl Engine {
     /// stopped search its `bestmove`), and this returns once it has.
     pub fn stop(&mut self) {
         if self.job.is_some() {
-            self.shared.request_stop();
+            self.signals.request_stop();
             self.join();
         }
     }
@@ -356,10 +356,10 @@ impl Engine {
         self.reap();
         match &self.job {
             Some(job)
-                if job.kind == JobKind::Search && self.shared.pondering.load(Ordering::SeqCst) =>
+                if job.kind == JobKind::Search && self.signals.pondering.load(Ordering::SeqCst) =>
             {
                 let ms = job.start.elapsed().as_millis() as u64;
-                self.shared.ponderhit(ms);
+                self.signals.ponderhit(ms);
                 true
             }
             _ => false,
@@ -377,76 +377,41 @@ impl Engine {
             return;
         }
         let root = *self.game.current();
-        let mut limits = request.limits;
-        let us = root.side_to_move().index();
-        let bounded = time::plan(&limits, us, self.options.move_overhead).is_some()
-            || limits.depth.is_some()
-            || limits.nodes.is_some()
-            || limits.infinite;
-        if !bounded {
-            let why = if limits.time.iter().any(Option::is_some) || limits.byoyomi > 0 {
-                "no usable clock for the side to move"
-            } else {
-                "go without a usable limit"
-            };
-            sink(Event::Message(format!(
-                "{why}: searching for {DEFAULT_MOVETIME_MS} ms"
-            )));
-            limits.movetime = Some(DEFAULT_MOVETIME_MS);
-        }
-        let searchmoves = request.searchmoves;
-
-        let mut pool = self.pool.take().unwrap_or_else(|| Pool {
-            main: Searcher::new(self.tt.clone(), self.shared.clone()),
-            helpers: Vec::new(),
-        });
-        pool.main.set_tt(self.tt.clone());
-        let net = self.options.use_nnue.then(|| self.net.clone());
-        pool.main.set_net(net.clone());
-        pool.main.set_sink(Some(sink.clone()));
-        let threads = self.search_threads();
-        self.fit_helpers(&mut pool, threads);
-        for h in pool.helpers.iter_mut() {
-            h.set_tt(self.tt.clone());
-            h.set_net(net.clone());
-        }
-        self.shared.stop.store(false, Ordering::SeqCst);
-        self.shared.pondering.store(limits.ponder, Ordering::SeqCst);
-        self.shared.ponderhit_ms.store(0, Ordering::SeqCst);
-        let history: Vec<Position> = self.game.positions().to_vec();
         let config = self.options.search_config();
-        log::debug!(
-            "go: {limits:?}, plan {:?}, {threads} thread(s)",
-            time::plan(&limits, us, self.options.move_overhead)
-        );
+        let limiter = self.limiter(&mut request.limits, &root, &sink);
+        let threads = self.search_threads();
+        log::debug!("go: {:?}, {limiter:?}, {threads} thread(s)", request.limits);
+        let mut pool = self.lend_pool(threads, sink.clone());
+        self.signals.stop.store(false, Ordering::SeqCst);
+        self.signals
+            .pondering
+            .store(request.limits.ponder, Ordering::SeqCst);
+        self.signals.ponderhit_ms.store(0, Ordering::SeqCst);
+        let history: Vec<Position> = self.game.positions().to_vec();
+        let searchmoves = request.searchmoves;
         let job_sink = sink.clone();
-        let plan = time::plan(&limits, us, self.options.move_overhead);
-        let clock = (!limits.infinite).then_some(plan).flatten();
-        let shared = self.shared.clone();
+        let signals = self.signals.clone();
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
             .spawn(move || {
-                let Pool {
-                    mut main,
-                    mut helpers,
-                } = pool;
                 // A clock thread stops the search at its hard limit, whatever the load.
-                let clock = clock.and_then(|plan| {
-                    let shared = shared.clone();
+                let clock = limiter.hard_limit().and_then(|hard| {
+                    let signals = signals.clone();
                     std::thread::Builder::new()
                         .name("clock".into())
-                        .spawn(move || shared.run_clock(start, plan.hard))
+                        .spawn(move || signals.run_clock(start, hard))
                         .ok()
                 });
                 let result =
-                    main.think_with_helpers(&mut helpers, &history, &limits, &searchmoves, &config);
+                    pool.main
+                        .run(&mut pool.helpers, &history, &limiter, &searchmoves, &config);
                 if let Some(clock) = clock {
                     // The search is over: this also ends the clock.
-                    shared.request_stop();
+                    signals.request_stop();
                     let _ = clock.join();
                 }
-                main.set_sink(None);
+                pool.main.set_sink(None);
                 log::debug!(
                     "search done after {} ms: depth {}, {} nodes, score {}",
                     start.elapsed().as_millis(),
@@ -454,9 +419,12 @@ impl Engine {
                     result.nodes,
                     result.score
                 );
-                let (best, ponder) = decide_bestmove(&root, &result);
-                job_sink(Event::BestMove { best, ponder });
-                Some(Pool { main, helpers })
+                // The search settled the move (legal, or none when there is no legal move).
+                job_sink(Event::BestMove {
+                    best: result.best,
+                    ponder: result.ponder,
+                });
+                Some(pool)
             });
         match spawned {
             Ok(handle) => {
@@ -476,12 +444,50 @@ impl Engine {
         }
     }
 
+    /// The limits of a search of `root`, built once. A `go` that names no usable limit for the
+    /// side to move gets a search of [`DEFAULT_MOVETIME_MS`] (and says so).
+    fn limiter(&self, limits: &mut Limits, root: &Position, sink: &Sink) -> Limiter {
+        let (us, overhead) = (root.side_to_move(), self.options.move_overhead);
+        let level = self.options.effective_skill_level();
+        let limiter = Limiter::new(limits, us, overhead, level);
+        if limiter.is_bounded() {
+            return limiter;
+        }
+        let why = if limits.time.iter().any(Option::is_some) || limits.byoyomi > 0 {
+            "no usable clock for the side to move"
+        } else {
+            "go without a usable limit"
+        };
+        sink(Event::Message(format!(
+            "{why}: searching for {DEFAULT_MOVETIME_MS} ms"
+        )));
+        limits.movetime = Some(DEFAULT_MOVETIME_MS);
+        Limiter::new(limits, us, overhead, level)
+    }
+
+    /// The searchers for a search of `threads` threads, set to this engine's table and
+    /// evaluation, the main one reporting to `sink`.
+    fn lend_pool(&mut self, threads: usize, sink: Sink) -> Pool {
+        let mut pool = self.pool.take().unwrap_or_else(|| Pool {
+            main: Searcher::new(self.tt.clone(), self.signals.clone()),
+            helpers: Vec::new(),
+        });
+        let net = self.options.use_nnue.then(|| self.net.clone());
+        self.fit_helpers(&mut pool, threads);
+        for s in std::iter::once(&mut pool.main).chain(pool.helpers.iter_mut()) {
+            s.set_tt(self.tt.clone());
+            s.set_net(net.clone());
+        }
+        pool.main.set_sink(Some(sink));
+        pool
+    }
+
     /// `go mate`: the df-pn solver on a worker thread. The answer is one `Checkmate` event.
     fn go_mate(&mut self, limit: MateLimit, start: Instant, sink: Sink) {
         let history: Vec<Position> = self.game.positions().to_vec();
-        self.shared.stop.store(false, Ordering::SeqCst);
-        self.shared.pondering.store(false, Ordering::SeqCst);
-        let shared = self.shared.clone();
+        self.signals.stop.store(false, Ordering::SeqCst);
+        self.signals.pondering.store(false, Ordering::SeqCst);
+        let signals = self.signals.clone();
         let overhead = self.options.move_overhead;
         let hash_mb = self.options.hash_mb.clamp(16, MATE_HASH_MAX_MB);
         let job_sink = sink.clone();
@@ -499,7 +505,7 @@ impl Engine {
                     max_nodes: None,
                 };
                 let mut solver = MateSolver::new(hash_mb);
-                let answer = match solver.solve(&history, &limits, &shared.stop) {
+                let answer = match solver.solve(&history, &limits, &signals.stop) {
                     MateResult::Mate(moves) => MateAnswer::Mate(moves),
                     MateResult::NoMate => MateAnswer::NoMate,
                     MateResult::Timeout => MateAnswer::Timeout,
@@ -544,12 +550,12 @@ impl Engine {
             return;
         }
         let root = *self.game.current();
-        self.shared.stop.store(false, Ordering::SeqCst);
-        let shared = self.shared.clone();
+        self.signals.stop.store(false, Ordering::SeqCst);
+        let signals = self.signals.clone();
         let job_sink = sink.clone();
         self.spawn_job(JobKind::Perft, sink, move || {
             let (nodes, complete) =
-                perft::divide_stoppable(&root, depth, &shared.stop, |mv, nodes| {
+                perft::divide_stoppable(&root, depth, &signals.stop, |mv, nodes| {
                     job_sink(Event::PerftMove { mv, nodes })
                 });
             job_sink(Event::PerftDone { nodes, complete });
@@ -560,12 +566,12 @@ impl Engine {
     /// the engine's state).
     pub fn bench(&mut self, depth: Option<i32>, sink: Sink) {
         self.stop();
-        self.shared.stop.store(false, Ordering::SeqCst);
-        self.shared.pondering.store(false, Ordering::SeqCst);
-        let shared = self.shared.clone();
+        self.signals.stop.store(false, Ordering::SeqCst);
+        self.signals.pondering.store(false, Ordering::SeqCst);
+        let signals = self.signals.clone();
         let job_sink = sink.clone();
         self.spawn_job(JobKind::Bench, sink, move || {
-            bench::run(depth, &shared, &|e| job_sink(e));
+            bench::run(depth, &signals, &|e| job_sink(e));
         });
     }
 
@@ -608,20 +614,6 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
     }
-}
-
-/// The move to play and the move to ponder on: the search's choice when it is legal, else the
-/// first legal move; `None` only when there is no legal move.
-fn decide_bestmove(root: &Position, result: &SearchResult) -> (Option<Move>, Option<Move>) {
-    let best = result
-        .best
-        .filter(|&m| movegen::is_legal(root, m))
-        .or_else(|| movegen::legal_moves(root).iter().next().copied());
-    let ponder = best.and_then(|b| {
-        let after = root.after(b);
-        result.ponder.filter(|&p| movegen::is_legal(&after, p))
-    });
-    (best, ponder)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use anyhow::{bail, Context};
 use clap::{Parser, Subcommand};
 use gogo::event::Event;
 use gogo::game::Game;
-use gogo::search::Shared;
+use gogo::search::Signals;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -96,9 +96,9 @@ fn write_stdout(text: &str) -> anyhow::Result<()> {
 }
 
 fn bench(depth: Option<i32>) -> anyhow::Result<()> {
-    let shared = Arc::new(Shared::default());
+    let signals = Arc::new(Signals::default());
     let failed: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    gogo::bench::run(depth, &shared, &|e: Event| {
+    gogo::bench::run(depth, &signals, &|e: Event| {
         let mut failed = failed.lock().unwrap_or_else(|e| e.into_inner());
         if failed.is_some() {
             return;
@@ -111,7 +111,7 @@ fn bench(depth: Option<i32>) -> anyhow::Result<()> {
         if let Err(e) = write_stdout(&text) {
             // Nobody reads any more: the rest of the bench is not worth running.
             *failed = Some(e);
-            shared.request_stop();
+            signals.request_stop();
         }
     });
     match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {

@@ -22,6 +22,20 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// Whether a stored score `s` with this bound decides a node searched with the window
+    /// (`alpha`, `beta`): exact, or a bound on the side of the window it lies beyond.
+    #[inline]
+    pub fn cuts(self, s: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+            Bound::None => false,
+        }
+    }
+}
+
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct TtEntry {
     pub mv: Move,

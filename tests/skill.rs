@@ -9,7 +9,7 @@ use gogo::game::Game;
 use gogo::movegen;
 use gogo::params::{SKILL_FULL, SKILL_MULTIPV};
 use gogo::search::{
-    skill_pick, strength_to_skill_level, SearchConfig, SearchResult, Searcher, Shared, SkillLimits,
+    skill_pick, strength_to_skill_level, SearchConfig, SearchResult, Searcher, Signals, SkillLimits,
 };
 use gogo::time::Limits;
 use gogo::tt::TranspositionTable;
@@ -21,7 +21,7 @@ fn game(text: &str) -> Game {
 
 fn searcher() -> Searcher {
     let tt = Arc::new(TranspositionTable::new(4));
-    Searcher::new(tt, Arc::new(Shared::default()))
+    Searcher::new(tt, Arc::new(Signals::default()))
 }
 
 fn config(level: u8) -> SearchConfig {

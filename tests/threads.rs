@@ -6,7 +6,7 @@ mod common;
 use common::engine::{game_after, Engine, SECOND};
 use gogo::game::Game;
 use gogo::movegen;
-use gogo::search::{helper_skips, SearchConfig, Searcher, Shared};
+use gogo::search::{helper_skips, SearchConfig, Searcher, Signals};
 use gogo::time::Limits;
 use gogo::tt::TranspositionTable;
 use std::sync::atomic::Ordering;
@@ -31,7 +31,7 @@ fn with_threads(n: usize) -> Engine {
 /// every PV is legal, and that the `info depth` lines come from one thread: the depths of the
 /// exact (not lowerbound/upperbound) lines never go down. Returns the move.
 fn check_bestmove(lines: &[String], game: &Game) -> String {
-    // The shared check also replays every PV from the root.
+    // The signals check also replays every PV from the root.
     let mv = common::engine::check_bestmove(lines, game);
     let mut last_depth = 0;
     for l in lines.iter().filter(|l| l.starts_with("info depth")) {
@@ -235,10 +235,10 @@ fn helpers_spread_over_depths() {
 #[test]
 fn library_search_helpers_search_and_their_nodes_are_counted() {
     let tt = Arc::new(TranspositionTable::new(8));
-    let shared = Arc::new(Shared::default());
-    let mut main = Searcher::new(tt.clone(), shared.clone());
+    let signals = Arc::new(Signals::default());
+    let mut main = Searcher::new(tt.clone(), signals.clone());
     let mut helpers: Vec<Searcher> = (0..2)
-        .map(|_| Searcher::new(tt.clone(), shared.clone()))
+        .map(|_| Searcher::new(tt.clone(), signals.clone()))
         .collect();
     let game = game_after("1e1d 1a2b 1d3d");
     let config = SearchConfig {
@@ -251,7 +251,7 @@ fn library_search_helpers_search_and_their_nodes_are_counted() {
         ..Limits::default()
     };
     for _ in 0..2 {
-        shared.stop.store(false, Ordering::SeqCst);
+        signals.stop.store(false, Ordering::SeqCst);
         let t = Instant::now();
         let r = main.think_with_helpers(&mut helpers, game.positions(), &limits, &[], &config);
         assert!(t.elapsed().as_millis() < 2000, "{:?}", t.elapsed());
@@ -275,13 +275,13 @@ fn library_search_helpers_search_and_their_nodes_are_counted() {
             "{own} {theirs:?}"
         );
         assert!(r.nodes > own);
-        // The main thread's end stops the helpers through the shared flag.
-        assert!(shared.stop.load(Ordering::SeqCst));
+        // The main thread's end stops the helpers through the signals flag.
+        assert!(signals.stop.load(Ordering::SeqCst));
     }
     // One thread: the count is the searcher's own, and the flag is left alone.
-    shared.stop.store(false, Ordering::SeqCst);
+    signals.stop.store(false, Ordering::SeqCst);
     let r = main.think(game.positions(), &limits, &[], &config);
     assert_eq!(r.nodes, main.nodes_searched());
     assert!(r.nodes > 0);
-    assert!(!shared.stop.load(Ordering::SeqCst));
+    assert!(!signals.stop.load(Ordering::SeqCst));
 }

@@ -17,7 +17,7 @@ use super::data::Record;
 use super::rng::{mix, SplitMix64};
 use crate::game::{Game, GameResult, GameRules, SennichiteRule};
 use crate::movegen::legal_moves;
-use crate::search::{SearchConfig, Searcher, Shared, MATE_BOUND, SEARCH_STACK_BYTES};
+use crate::search::{SearchConfig, Searcher, Signals, MATE_BOUND, SEARCH_STACK_BYTES};
 use crate::time::Limits;
 use crate::tt::TranspositionTable;
 use std::collections::{BTreeMap, HashSet};
@@ -97,7 +97,7 @@ pub fn play_game(s: &Settings, index: u64) -> Result<GameOutput, String> {
         max_plies: s.max_plies,
     };
     let tt = Arc::new(TranspositionTable::new(s.hash_mb));
-    let mut searcher = Searcher::new(tt, Arc::new(Shared::default()));
+    let mut searcher = Searcher::new(tt, Arc::new(Signals::default()));
     let config = SearchConfig {
         verbose: false,
         mate_probe: false,
