@@ -33,7 +33,7 @@ pub const LMP_BASE: usize = 4;
 /// Late move reductions: from this depth and after this many moves.
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 3;
-/// reduction = LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR (in hundredths).
+/// reduction = LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR, in plies (rounded down).
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
 

@@ -1,6 +1,7 @@
 //! The accumulators along a search path: one per ply, each computed from its parent by
 //! [`Network::update`] when a move is made, a copy for a null move, dropped when the move is
-//! taken back. This is the piece the search will hold (one per search thread).
+//! taken back. The search holds [`PlyAccumulators`] instead (one per search thread, updated
+//! lazily); this stack serves simple walkers such as the evalmatch example.
 
 use super::net::{Accumulator, Kernel, Network};
 use crate::position::Position;

@@ -196,7 +196,8 @@ impl From<PositionError> for CommandError {
     }
 }
 
-/// A number after a `go` keyword: an integer (negative counts as 0, beyond `u64` saturates);
+/// A number after a `go` keyword: an integer (negative counts as 0, beyond `i64` saturates
+/// at `i64::MAX`, as `parse_integer` reads it);
 /// for clock values a decimal fraction (`0.9`) is read as seconds, as some GUIs send them.
 pub fn parse_go_number(text: &str, seconds_if_fraction: bool) -> Option<u64> {
     if let Some(n) = parse_integer(text) {
