@@ -18,7 +18,7 @@ use crate::nnue::Network;
 use crate::options::{self, Apply, EngineOptions, OptionError, OptionId, OptionSpec, OptionValue};
 use crate::perft;
 use crate::position::Position;
-use crate::search::{Limiter, Searcher, Signals, SEARCH_STACK_BYTES};
+use crate::search::{Limiter, SearchConfig, Searcher, Signals, SEARCH_STACK_BYTES};
 use crate::text::sanitize;
 use crate::time::Limits;
 use crate::tt::TranspositionTable;
@@ -381,51 +381,24 @@ impl Engine {
         let limiter = self.limiter(&mut request.limits, &root, &sink);
         let threads = self.search_threads();
         log::debug!("go: {:?}, {limiter:?}, {threads} thread(s)", request.limits);
-        let mut pool = self.lend_pool(threads, sink.clone());
+        let pool = self.lend_pool(threads, sink.clone());
         self.signals.stop.store(false, Ordering::SeqCst);
         self.signals
             .pondering
             .store(request.limits.ponder, Ordering::SeqCst);
         self.signals.ponderhit_ms.store(0, Ordering::SeqCst);
-        let history: Vec<Position> = self.game.positions().to_vec();
-        let searchmoves = request.searchmoves;
-        let job_sink = sink.clone();
-        let signals = self.signals.clone();
+        let job = SearchJob {
+            history: self.game.positions().to_vec(),
+            searchmoves: request.searchmoves,
+            limiter,
+            config,
+            signals: self.signals.clone(),
+            sink: sink.clone(),
+        };
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                // A clock thread stops the search at its hard limit, whatever the load.
-                let clock = limiter.hard_limit().and_then(|hard| {
-                    let signals = signals.clone();
-                    std::thread::Builder::new()
-                        .name("clock".into())
-                        .spawn(move || signals.run_clock(start, hard))
-                        .ok()
-                });
-                let result =
-                    pool.main
-                        .run(&mut pool.helpers, &history, &limiter, &searchmoves, &config);
-                if let Some(clock) = clock {
-                    // The search is over: this also ends the clock.
-                    signals.request_stop();
-                    let _ = clock.join();
-                }
-                pool.main.set_sink(None);
-                log::debug!(
-                    "search done after {} ms: depth {}, {} nodes, score {}",
-                    start.elapsed().as_millis(),
-                    result.depth,
-                    result.nodes,
-                    result.score
-                );
-                // The search settled the move (legal, or none when there is no legal move).
-                job_sink(Event::BestMove {
-                    best: result.best,
-                    ponder: result.ponder,
-                });
-                Some(pool)
-            });
+            .spawn(move || Some(job.run(pool)));
         match spawned {
             Ok(handle) => {
                 self.job = Some(Job {
@@ -607,6 +580,57 @@ impl Engine {
                 });
             }
         }
+    }
+}
+
+/// Everything a search thread needs, moved onto it.
+struct SearchJob {
+    history: Vec<Position>,
+    searchmoves: Vec<Move>,
+    limiter: Limiter,
+    config: SearchConfig,
+    signals: Arc<Signals>,
+    sink: Sink,
+}
+
+impl SearchJob {
+    /// Runs the search with a clock thread that stops it at its hard limit (whatever the
+    /// load), emits the one `BestMove` and gives the searchers back.
+    fn run(self, mut pool: Pool) -> Pool {
+        let start = self.limiter.start;
+        let clock = self.limiter.hard_limit().and_then(|hard| {
+            let signals = self.signals.clone();
+            std::thread::Builder::new()
+                .name("clock".into())
+                .spawn(move || signals.run_clock(start, hard))
+                .ok()
+        });
+        let result = pool.main.run(
+            &mut pool.helpers,
+            &self.history,
+            &self.limiter,
+            &self.searchmoves,
+            &self.config,
+        );
+        if let Some(clock) = clock {
+            // The search is over: this also ends the clock.
+            self.signals.request_stop();
+            let _ = clock.join();
+        }
+        pool.main.set_sink(None);
+        log::debug!(
+            "search done after {} ms: depth {}, {} nodes, score {}",
+            start.elapsed().as_millis(),
+            result.depth,
+            result.nodes,
+            result.score
+        );
+        // The search settled the move (legal, or none when there is no legal move).
+        (self.sink)(Event::BestMove {
+            best: result.best,
+            ponder: result.ponder,
+        });
+        pool
     }
 }
 
