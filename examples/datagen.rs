@@ -7,8 +7,8 @@
 //! Without `--openings` the 200 lines of `data/openings.txt` (built in) are used. Progress and
 //! the final figures go to standard error.
 
-use gogo::nnue::data::DataWriter;
-use gogo::nnue::datagen::{self, Settings, Summary};
+use gogo::train::data::DataWriter;
+use gogo::train::datagen::{self, Settings, Summary};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};

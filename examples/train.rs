@@ -20,11 +20,13 @@
 //! (quantised, loadable by `gogo::nnue::Network::load`).
 
 use gogo::eval::evaluate;
-use gogo::nnue::data::{self, Record};
-use gogo::nnue::float::FloatNet;
-use gogo::nnue::rng::SplitMix64;
-use gogo::nnue::trainer::{export, import, sample, sigmoid, step, validate, AdamW, Layout, Sample};
 use gogo::nnue::{HIDDEN, SCALE};
+use gogo::train::data::{self, Record};
+use gogo::train::float::FloatNet;
+use gogo::train::rng::SplitMix64;
+use gogo::train::trainer::{
+    export, import, sample, sigmoid, step, validate, AdamW, Layout, Sample,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;

@@ -24,6 +24,7 @@ pub mod search;
 pub mod see;
 pub mod skill;
 pub mod time;
+pub mod train;
 pub mod tt;
 pub mod types;
 pub mod uci;

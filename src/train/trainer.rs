@@ -10,9 +10,9 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::data::Record;
-use super::features::{self, FEATURES, PER_BUCKET};
 use super::float::{FloatNet, WEIGHT_CLIP};
-use super::SCALE;
+use crate::nnue::features::{self, FEATURES, PER_BUCKET};
+use crate::nnue::SCALE;
 
 pub const MAX_FEATURES: usize = 16;
 
@@ -260,8 +260,8 @@ pub fn import(net: &FloatNet) -> Vec<f32> {
 mod tests {
     use super::*;
     use crate::movegen::legal_moves;
-    use crate::nnue::rng::SplitMix64;
     use crate::position::Position;
+    use crate::train::rng::SplitMix64;
 
     fn records(n: usize) -> Vec<Record> {
         let mut rng = SplitMix64::new(5);
