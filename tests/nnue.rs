@@ -344,7 +344,7 @@ fn datagen_is_deterministic_and_keeps_quiet_positions() {
         max_plies: 40,
         hash_mb: 1,
         openings,
-        time_limit: None,
+        ..Settings::default()
     };
     let a = datagen::generate(&settings).unwrap();
     let b = datagen::generate(&Settings {
