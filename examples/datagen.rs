@@ -272,11 +272,9 @@ fn merge_cmd(args: Vec<String>) -> Result<(), String> {
     for input in inputs {
         if input.is_dir() {
             // A directory's shards, each up to its last journalled game (a shard being
-            // written can be merged).
+            // written can be merged; a shard without a journal, up to its header's count).
             for s in shard::scan(&input)? {
-                let count = (s.meta.get("journal").map(String::as_str) != Some("none"))
-                    .then_some(s.positions);
-                files.push((s.data_file(&input), count));
+                files.push((s.data_file(&input), Some(s.positions)));
             }
         } else {
             files.push((input, None));

@@ -242,7 +242,7 @@ fn shards_of_a_range_are_the_games_of_one_run_and_the_manifest_counts_them() {
     let (old, s0, s4) = (&rows[1], &rows[2], &rows[3]);
     assert_eq!(
         (old[0], old[1], old[col("commit")], old[col("positions")]),
-        ("old", "partial", "e882c41", "5")
+        ("old", "stopped", "e882c41", "5")
     );
     assert_eq!(
         (s0[0], s0[1], s0[col("games_done")]),

@@ -399,7 +399,16 @@ pub fn write_manifest(dir: &Path) -> Result<String, String> {
             .filter(|(k, _)| !COLUMNS.contains(&k.as_str()) && k.as_str() != "format")
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        let state = if s.complete { "complete" } else { "partial" };
+        // A shard without a journal says its own state (`stopped`: made by an older tool).
+        let state = match s.meta.get("state") {
+            Some(st)
+                if !s.complete && s.meta.get("journal").map(String::as_str) == Some("none") =>
+            {
+                st.as_str()
+            }
+            _ if s.complete => "complete",
+            _ => "partial",
+        };
         text.push_str(&format!(
             "{}\t{state}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
             s.name,
