@@ -268,18 +268,7 @@ fn merge_cmd(args: Vec<String>) -> Result<(), String> {
         }
     }
     let out = out.ok_or_else(|| format!("merge needs --out\n{USAGE}"))?;
-    let mut files = Vec::new();
-    for input in inputs {
-        if input.is_dir() {
-            // A directory's shards, each up to its last journalled game (a shard being
-            // written can be merged; a shard without a journal, up to its header's count).
-            for s in shard::scan(&input)? {
-                files.push((s.data_file(&input), Some(s.positions)));
-            }
-        } else {
-            files.push((input, None));
-        }
-    }
+    let files = shard::data_files(&inputs)?;
     if files.is_empty() {
         return Err(format!("merge needs inputs\n{USAGE}"));
     }

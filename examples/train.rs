@@ -9,7 +9,8 @@
 //!
 //! Target: `lambda * result + (1 - lambda) * sigmoid(score / SCALE)` (result 1 win, 0.5 draw,
 //! 0 loss, side to move's view); prediction `sigmoid(output)` where output 1.0 = SCALE cp;
-//! loss: mean squared error. All `--data` files are pooled; a `--val` share of the positions,
+//! loss: mean squared error. All `--data` files are pooled (a directory: all its shards, see
+//! `gogo::train::shard`); a `--val` share of the positions,
 //! chosen by a hash of the position (the same split whatever the files' order, merged or not,
 //! and a position that occurs twice is on one side only), is held out for the validation
 //! loss. The training set is shuffled every epoch, the learning rate falls along a cosine to
@@ -28,6 +29,7 @@ use gogo::eval::evaluate;
 use gogo::nnue::{HIDDEN, SCALE};
 use gogo::train::data::{self, Record};
 use gogo::train::float::FloatNet;
+use gogo::train::shard;
 use gogo::train::trainer::{
     export, fit, import, is_validation, sample, sigmoid, FitOptions, Layout,
 };
@@ -125,8 +127,8 @@ fn run(o: &Options) -> Result<(), String> {
     let mut train = Vec::new();
     let mut val = Vec::new();
     let mut val_records: Vec<Record> = Vec::new();
-    for path in &o.data {
-        let raw = data::read_raw(path, None).map_err(|e| format!("{}: {e}", path.display()))?;
+    for (path, count) in &shard::data_files(&o.data)? {
+        let raw = data::read_raw(path, *count).map_err(|e| format!("{}: {e}", path.display()))?;
         log::info!("{}: {} positions", path.display(), raw.len());
         for (i, bytes) in raw.iter().enumerate() {
             let r = Record::decode(bytes, i as u64).map_err(|e| e.to_string())?;

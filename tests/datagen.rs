@@ -260,6 +260,22 @@ fn shards_of_a_range_are_the_games_of_one_run_and_the_manifest_counts_them() {
         .last()
         .unwrap()
         .ends_with(&format!("{} positions", joined.len() + 5)));
+    // A directory reads as its shards, each up to its counted records.
+    let files = shard::data_files(std::slice::from_ref(&dir)).unwrap();
+    let counts: Vec<Option<u64>> = files.iter().map(|f| f.1).collect();
+    assert_eq!(
+        counts,
+        [
+            Some(5),
+            Some(first as u64),
+            Some((joined.len() - first) as u64)
+        ]
+    );
+    let read: usize = files
+        .iter()
+        .map(|(p, n)| data::read_raw(p, *n).unwrap().len())
+        .sum();
+    assert_eq!(read, joined.len() + 5);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -437,3 +437,21 @@ pub fn write_manifest(dir: &Path) -> Result<String, String> {
     std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(text)
 }
+
+/// Data files to read, with the record count to read of each (see [`data::read_raw`]): a file
+/// as it is (`None`: all its records, checked against its header), a directory as its shards,
+/// each up to its last journalled game (or its header's count when it has no journal), so a
+/// directory can be read while a generator writes into it.
+pub fn data_files(inputs: &[PathBuf]) -> Result<Vec<(PathBuf, Option<u64>)>, String> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            for s in scan(input)? {
+                files.push((s.data_file(input), Some(s.positions)));
+            }
+        } else {
+            files.push((input.clone(), None));
+        }
+    }
+    Ok(files)
+}
