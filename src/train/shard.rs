@@ -7,7 +7,8 @@
 //!   header counts every finished game);
 //! - `NAME.meta`: `key=value` lines written when the shard is created: the settings that
 //!   decide its games ([`Settings::describe`], the net's hash among them) and the commit of
-//!   the tool that made it. A run that resumes the shard must have the same settings;
+//!   the tool that made it. A run that resumes the shard must have the same settings, and a
+//!   tool of another commit must replay the last journalled game identically;
 //! - `NAME.journal`: one tab-separated line per finished game, appended after the game's
 //!   records and header are written: game index, fate (`kept`, `duplicate`, `nostart`), start
 //!   key, records in the shard after the game, plies, nodes, result (`b`, `w`, `d`; `*` when
@@ -15,7 +16,8 @@
 //!
 //! The journal is the authority: a run killed at any moment (even by SIGKILL) leaves at most
 //! one incomplete journal line and records after the last journalled game; [`Shard::open`]
-//! drops both and continues with the next game, so a resumed shard holds the same bytes as one
+//! drops both (and journal lines whose records never reached the disk, after a crash of the
+//! machine) and continues with the next game, so a resumed shard holds the same bytes as one
 //! written in a single run (games are pure functions of the seed and their index).
 //!
 //! `manifest.tsv` lists every shard of the directory (from the `.meta` files, with the counts
@@ -152,6 +154,29 @@ pub fn read_journal(path: &Path, first_game: u64) -> Result<(Vec<Entry>, u64), S
     Ok((entries, used))
 }
 
+/// [`read_journal`] without the games whose records are not all in the data file: after a
+/// crash of the machine (not only of the process) the journal may have reached the disk ahead
+/// of the records; such games are played again.
+pub fn journal_with_data(
+    journal: &Path,
+    data_path: &Path,
+    first_game: u64,
+) -> Result<(Vec<Entry>, u64), String> {
+    let (mut entries, mut used) = read_journal(journal, first_game)?;
+    let on_disk = std::fs::metadata(data_path)
+        .map_err(|e| format!("{}: {e}", data_path.display()))?
+        .len()
+        .saturating_sub(data::HEADER_BYTES as u64)
+        / data::RECORD_BYTES as u64;
+    if entries.last().is_some_and(|e| e.positions_after > on_disk) {
+        while entries.last().is_some_and(|e| e.positions_after > on_disk) {
+            entries.pop();
+        }
+        used = entries.iter().map(|e| e.line().len() as u64).sum();
+    }
+    Ok((entries, used))
+}
+
 /// `key=value` lines (blank lines and `#` comments skipped).
 pub fn parse_meta(text: &str) -> BTreeMap<String, String> {
     text.lines()
@@ -177,8 +202,10 @@ pub struct Shard {
 
 impl Shard {
     /// Creates the shard `name` of `s` in `dir`, or resumes it: checks that its metadata has
-    /// the same settings (and `extra`, e.g. the commit), cuts the journal and the data after
-    /// the last finished game and continues from there. `s.first_game` and `s.games` are the
+    /// the same settings, cuts the journal and the data after the last finished game and
+    /// continues from there. `extra` names the tool (e.g. the commit): when it differs from
+    /// the shard's, the last journalled game is played again and must give the same journal
+    /// line, and the metadata gets `KEY_resumed=VALUE`. `s.first_game` and `s.games` are the
     /// shard's range.
     pub fn open(
         dir: &Path,
@@ -196,6 +223,8 @@ impl Shard {
         want.extend(s.describe().into_iter().map(|(k, v)| (k.to_string(), v)));
         want.extend(extra.iter().map(|(k, v)| (k.to_string(), v.clone())));
         let io = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
+        // Keys of `extra` whose value differs from the shard's: (key, shard's, this run's).
+        let mut other_tool: Vec<(String, String, String)> = Vec::new();
         if !meta_path.exists() {
             if data_path.exists() || journal_path.exists() {
                 return Err(format!(
@@ -219,16 +248,71 @@ impl Shard {
                 parse_meta(&std::fs::read_to_string(&meta_path).map_err(|e| io(&meta_path, e))?);
             for (k, v) in &want {
                 if have.get(k) != Some(v) {
+                    let was = have.get(k).map_or("(missing)", |s| s.as_str()).to_string();
+                    if extra.iter().any(|(e, _)| e == k) {
+                        other_tool.push((k.clone(), was, v.clone()));
+                        continue;
+                    }
                     return Err(format!(
-                        "{}: {k} is '{}', this run has '{v}': resume it with the settings \
-                         and the tool that made it, or use another seed or directory",
+                        "{}: {k} is '{was}', this run has '{v}': resume it with the settings \
+                         that made it, or use another seed or directory",
                         meta_path.display(),
-                        have.get(k).map_or("(missing)", |s| s.as_str())
                     ));
                 }
             }
         }
-        let (entries, used) = read_journal(&journal_path, s.first_game)?;
+        let (entries, used) = journal_with_data(&journal_path, &data_path, s.first_game)?;
+        if !other_tool.is_empty() {
+            // Another tool (commit) may continue the shard if it plays the same games: its
+            // replay of the last journalled game must match that game's line exactly (the
+            // node count is a fine fingerprint of the search).
+            let what: Vec<String> = other_tool
+                .iter()
+                .map(|(k, was, v)| format!("{k} '{was}', this run '{v}'"))
+                .collect();
+            if let Some(last) = entries.last() {
+                let g = super::datagen::play_game(s, last.index)?;
+                let before = entries
+                    .len()
+                    .checked_sub(2)
+                    .map_or(0, |i| entries[i].positions_after);
+                let same = g.start_key == last.start_key
+                    && g.plies as u64 == last.plies
+                    && g.nodes == last.nodes
+                    && (last.fate != Fate::Kept
+                        || g.records.len() as u64 == last.positions_after - before);
+                if !same {
+                    return Err(format!(
+                        "{}: {}, and this tool plays game {} differently ({} plies, {} nodes \
+                         against {} and {}): resume it with the tool that made it, or use \
+                         another seed or directory",
+                        meta_path.display(),
+                        what.join("; "),
+                        last.index,
+                        g.plies,
+                        g.nodes,
+                        last.plies,
+                        last.nodes
+                    ));
+                }
+                log::info!(
+                    "{}: {}; game {} replays the same, so this tool continues the shard",
+                    meta_path.display(),
+                    what.join("; "),
+                    last.index
+                );
+            }
+            let mut f = OpenOptions::new()
+                .append(true)
+                .open(&meta_path)
+                .map_err(|e| io(&meta_path, e))?;
+            let lines: String = other_tool
+                .iter()
+                .map(|(k, _, v)| format!("{k}_resumed={v}\n"))
+                .collect();
+            f.write_all(lines.as_bytes())
+                .map_err(|e| io(&meta_path, e))?;
+        }
         let positions = entries.last().map_or(0, |e| e.positions_after);
         let writer = DataWriter::resume(&data_path, positions)
             .map_err(|e| format!("{}: {e}", data_path.display()))?;
@@ -366,7 +450,8 @@ pub fn scan(dir: &Path) -> Result<Vec<ShardInfo>, String> {
             info.positions = u64::from_le_bytes(h[16..24].try_into().expect("8 bytes"));
             info.complete = meta.get("state").map(String::as_str) == Some("complete");
         } else {
-            let (entries, _) = read_journal(&dir.join(format!("{name}.journal")), first)?;
+            let journal = dir.join(format!("{name}.journal"));
+            let (entries, _) = journal_with_data(&journal, &info.data_file(dir), first)?;
             info.games_done = entries.len() as u64;
             info.games_kept = entries.iter().filter(|e| e.fate == Fate::Kept).count() as u64;
             info.positions = entries.last().map_or(0, |e| e.positions_after);
