@@ -209,6 +209,17 @@ fn a_torn_shard_resumes_and_a_shard_refuses_other_settings() {
 
     assert!(play_shard(&torn, name, &s, None));
     assert_eq!(files(&torn, name), (bin.clone(), journal));
+    // A shard killed while being created (files without metadata, no records) starts again;
+    // one with records but no metadata is not overwritten.
+    let fresh = temp_dir("fresh");
+    std::fs::write(fresh.join("s7-0000100.bin"), &bin[..HEADER_BYTES]).unwrap();
+    std::fs::write(fresh.join("s7-0000100.journal"), b"").unwrap();
+    assert!(play_shard(&fresh, name, &s, None));
+    assert_eq!(files(&fresh, name).0, bin);
+    std::fs::remove_file(fresh.join("s7-0000100.meta")).unwrap();
+    let e = Shard::open(&fresh, name, &s, &extra()).err().unwrap();
+    assert!(e.contains("not overwritten"), "{e}");
+    let _ = std::fs::remove_dir_all(&fresh);
     // A complete shard plays nothing more.
     let again = Shard::open(&torn, name, &s, &extra()).unwrap();
     assert!(again.is_complete());

@@ -226,7 +226,9 @@ impl Shard {
         // Keys of `extra` whose value differs from the shard's: (key, shard's, this run's).
         let mut other_tool: Vec<(String, String, String)> = Vec::new();
         if !meta_path.exists() {
-            if data_path.exists() || journal_path.exists() {
+            // A shard killed while it was being created has no records yet: start it again.
+            let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
+            if size(&data_path) > data::HEADER_BYTES as u64 || size(&journal_path) > 0 {
                 return Err(format!(
                     "{} or its journal exists without {}: not overwritten",
                     data_path.display(),
