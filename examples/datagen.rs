@@ -10,8 +10,8 @@
 //!   shards of data directories, into one shuffled training set without repeated positions.
 //! - `datagen manifest DIR`: rewrites and prints `DIR/manifest.tsv`.
 //!
-//! SETTINGS: `[--threads N] [--nodes N] [--start-nodes N] [--random-plies N]
-//! [--max-start-score CP] [--max-plies N] [--hash MB] [--openings FILE] [--net FILE]
+//! SETTINGS: `[--threads N] [--nodes N] [--start-nodes N] [--check-nodes N]
+//! [--random-plies N] [--max-start-score CP] [--max-plies N] [--hash MB] [--openings FILE] [--net FILE]
 //! [--adjudicate-score CP] [--adjudicate-plies N] [--no-adjudicate-mate] [--seconds S]
 //! [--commit ID]`.
 //!
@@ -33,8 +33,8 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: datagen (--dir DIR [--seed S] [--shard-games N] [--first-shard K] \
     [--shards N] | --out FILE [--games N]) [--threads N] [--nodes N] [--start-nodes N] \
-    [--random-plies N] [--max-start-score CP] [--max-plies N] [--hash MB] [--openings FILE] \
-    [--net FILE] [--adjudicate-score CP] [--adjudicate-plies N] [--no-adjudicate-mate] \
+    [--check-nodes N] [--random-plies N] [--max-start-score CP] [--max-plies N] [--hash MB] \
+    [--openings FILE] [--net FILE] [--adjudicate-score CP] [--adjudicate-plies N] [--no-adjudicate-mate] \
     [--seconds S] [--commit ID]\n       datagen merge --out FILE [--seed S] [--no-dedup] \
     INPUT...\n       datagen manifest DIR";
 
@@ -90,6 +90,7 @@ fn parse_args(args: Vec<String>) -> Result<Options, String> {
             "--threads" => s.threads = num()?.max(1) as usize,
             "--nodes" => s.nodes = num()?.max(1),
             "--start-nodes" => s.start_nodes = num()?,
+            "--check-nodes" => s.check_nodes = num()?,
             "--seed" => s.seed = num()?,
             "--random-plies" => s.random_plies = num()? as usize,
             "--max-start-score" => s.max_start_score = num()? as i32,

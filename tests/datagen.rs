@@ -420,3 +420,46 @@ fn adjudicated_games_are_the_start_of_the_games_played_out() {
     );
     assert!(fates.iter().any(|f| f.1 == Fate::Kept));
 }
+
+#[test]
+fn a_smaller_budget_in_check_is_recorded_only_when_set() {
+    let s = settings(0, 2);
+    let keys = |s: &Settings| s.describe().into_iter().map(|(k, _)| k).collect::<Vec<_>>();
+    assert!(
+        !keys(&s).contains(&"check_nodes"),
+        "older shards still resume"
+    );
+    let cheap = Settings {
+        check_nodes: 50,
+        ..s.clone()
+    };
+    assert!(cheap
+        .describe()
+        .contains(&("check_nodes", "50".to_string())));
+    // The same games with the budget in check set to the move budget.
+    let same = Settings {
+        check_nodes: s.nodes,
+        ..s.clone()
+    };
+    assert_eq!(
+        datagen::generate(&same).unwrap(),
+        datagen::generate(&s).unwrap()
+    );
+    // Some game of a few gives a check, and its searches in check cost fewer nodes (the
+    // search looks at its node limit every 1,024 nodes, so the budgets are above that).
+    let full = Settings {
+        nodes: 2500,
+        max_plies: 24,
+        ..s.clone()
+    };
+    let cheap = Settings {
+        check_nodes: 1,
+        ..full.clone()
+    };
+    let differs = (0..4).any(|i| {
+        let a = datagen::play_game(&full, i).unwrap();
+        let b = datagen::play_game(&cheap, i).unwrap();
+        (a.nodes, a.plies) != (b.nodes, b.plies)
+    });
+    assert!(differs);
+}

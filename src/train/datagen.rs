@@ -80,6 +80,9 @@ pub struct Settings {
     pub nodes: u64,
     /// Node budget of the search that scores a start (0: `nodes`).
     pub start_nodes: u64,
+    /// Node budget of the moves played in check (0: `nodes`). Those positions are never kept,
+    /// so a smaller budget makes the kept ones cheaper, at the price of weaker evasions.
+    pub check_nodes: u64,
     /// Random legal moves played after the opening line.
     pub random_plies: usize,
     /// Draw by the ply limit after this many plies.
@@ -105,6 +108,7 @@ impl Default for Settings {
             threads: 1,
             nodes: 5000,
             start_nodes: 1000,
+            check_nodes: 0,
             random_plies: 4,
             max_start_score: 300,
             max_plies: 300,
@@ -150,6 +154,10 @@ impl Settings {
                 ),
             ),
         ]
+        .into_iter()
+        // Listed only when set, so that shards made before it existed still resume.
+        .chain((self.check_nodes > 0).then(|| ("check_nodes", self.check_nodes.to_string())))
+        .collect()
     }
 }
 
@@ -217,6 +225,14 @@ pub fn play_game(s: &Settings, index: u64) -> Result<GameOutput, String> {
         nodes: Some(s.nodes),
         ..Limits::default()
     };
+    let check_limits = Limits {
+        nodes: Some(if s.check_nodes == 0 {
+            s.nodes
+        } else {
+            s.check_nodes
+        }),
+        ..Limits::default()
+    };
     let start_limits = Limits {
         nodes: Some(if s.start_nodes == 0 {
             s.nodes
@@ -276,9 +292,14 @@ pub fn play_game(s: &Settings, index: u64) -> Result<GameOutput, String> {
                 adjudicated: false,
             };
         }
-        let r = searcher.think(game.positions(), &limits, &[], &config);
-        out.nodes += r.nodes;
         let pos = *game.current();
+        let budget = if pos.in_check() {
+            &check_limits
+        } else {
+            &limits
+        };
+        let r = searcher.think(game.positions(), budget, &[], &config);
+        out.nodes += r.nodes;
         let Some(best) = r.best else {
             return Err(format!("search found no move in {pos}"));
         };
