@@ -179,6 +179,11 @@ fn a_torn_shard_resumes_and_a_shard_refuses_other_settings() {
     drop(Shard::open(&torn, name, &s, &[("commit", "other".to_string())]).unwrap());
     let meta2 = std::fs::read_to_string(&meta_path).unwrap();
     assert_eq!(meta2, format!("{meta}commit_resumed=other\n"));
+    // Once continued by that tool, it is not checked (or recorded) again.
+    std::fs::write(&journal_path, &forged).unwrap();
+    drop(Shard::open(&torn, name, &s, &[("commit", "other".to_string())]).unwrap());
+    assert_eq!(std::fs::read_to_string(&meta_path).unwrap(), meta2);
+    std::fs::write(&journal_path, &j3).unwrap();
     std::fs::write(&meta_path, &meta).unwrap();
     let mut b = b3.clone();
     b.extend_from_slice(&bin[HEADER_BYTES..HEADER_BYTES + 5 * RECORD_BYTES]);
@@ -225,6 +230,13 @@ fn a_torn_shard_resumes_and_a_shard_refuses_other_settings() {
     assert!(again.is_complete());
     drop(again);
     assert_eq!(files(&torn, name).0, bin);
+    // Nor is it checked against another tool, which would add nothing to it.
+    let meta_done = std::fs::read_to_string(torn.join(format!("{name}.meta"))).unwrap();
+    let other = Shard::open(&torn, name, &s, &[("commit", "third".to_string())]).unwrap();
+    assert!(other.is_complete());
+    drop(other);
+    let meta_after = std::fs::read_to_string(torn.join(format!("{name}.meta"))).unwrap();
+    assert_eq!(meta_after, meta_done);
     let _ = std::fs::remove_dir_all(&whole);
     let _ = std::fs::remove_dir_all(&torn);
 }
