@@ -8,7 +8,7 @@
 //! reader's error and the exit status is 1.
 
 use gogo::eval::evaluate;
-use gogo::nnue::data;
+use gogo::train::data;
 use gogo::types::Color;
 use std::process::ExitCode;
 

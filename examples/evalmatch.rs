@@ -12,10 +12,10 @@ use gogo::eval::{capture_value, evaluate};
 use gogo::game::Game;
 use gogo::game::{GameRules, SennichiteRule};
 use gogo::movegen::{generate, legal_moves, MoveList, NOISY};
-use gogo::nnue::datagen::parse_openings;
 use gogo::nnue::net::Network;
 use gogo::nnue::stack::AccumulatorStack;
 use gogo::position::Position;
+use gogo::train::datagen::parse_openings;
 use gogo::types::{Color, Move};
 use std::time::Instant;
 

@@ -6,11 +6,11 @@
 
 use gogo::eval::evaluate;
 use gogo::movegen::legal_moves;
-use gogo::nnue::float::FloatNet;
 use gogo::nnue::net::{Kernel, Network};
-use gogo::nnue::rng::SplitMix64;
 use gogo::nnue::HIDDEN;
 use gogo::position::Position;
+use gogo::train::float::FloatNet;
+use gogo::train::rng::SplitMix64;
 use gogo::types::Move;
 use std::hint::black_box;
 use std::time::Instant;

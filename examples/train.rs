@@ -9,22 +9,30 @@
 //!
 //! Target: `lambda * result + (1 - lambda) * sigmoid(score / SCALE)` (result 1 win, 0.5 draw,
 //! 0 loss, side to move's view); prediction `sigmoid(output)` where output 1.0 = SCALE cp;
-//! loss: mean squared error. The last `--val` share of the data (whole games, since the file
-//! is in game order) is held out for the validation loss.
+//! loss: mean squared error. All `--data` files are pooled (a directory: all its shards, see
+//! `gogo::train::shard`); a `--val` share of the positions,
+//! chosen by a hash of the position (the same split whatever the files' order, merged or not,
+//! and a position that occurs twice is on one side only), is held out for the validation
+//! loss. The training set is shuffled every epoch, the learning rate falls along a cosine to
+//! `--lr-floor` times `--lr`, training stops after `--patience` epochs without a better
+//! validation loss (0: never early), and the net written is that of the epoch with the lowest
+//! validation loss ([`gogo::train::trainer::fit`]).
 //!
 //! Usage: `cargo run --release --example train -- --data FILE [--data FILE ...] --out PREFIX
 //! [--hidden N] [--epochs N] [--batch N] [--lr X] [--wd X] [--lambda X] [--threads N]
-//! [--val X] [--seed S] [--init FLOAT_NET] [--no-factoriser]`
+//! [--val X] [--seed S] [--init FLOAT_NET] [--no-factoriser] [--patience N] [--lr-floor X]`
 //!
 //! Writes `PREFIX.fnet` (float) and, when the hidden size is the engine's, `PREFIX.nnue`
 //! (quantised, loadable by `gogo::nnue::Network::load`).
 
 use gogo::eval::evaluate;
-use gogo::nnue::data::{self, Record};
-use gogo::nnue::float::FloatNet;
-use gogo::nnue::rng::SplitMix64;
-use gogo::nnue::trainer::{export, import, sample, sigmoid, step, validate, AdamW, Layout, Sample};
 use gogo::nnue::{HIDDEN, SCALE};
+use gogo::train::data::{self, Record};
+use gogo::train::float::FloatNet;
+use gogo::train::shard;
+use gogo::train::trainer::{
+    export, fit, import, is_validation, sample, sigmoid, FitOptions, Layout,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -43,11 +51,13 @@ struct Options {
     seed: u64,
     init: Option<PathBuf>,
     factoriser: bool,
+    patience: usize,
+    lr_floor: f32,
 }
 
 const USAGE: &str = "usage: train --data FILE [--data FILE ...] --out PREFIX [--hidden N] \
     [--epochs N] [--batch N] [--lr X] [--wd X] [--lambda X] [--threads N] [--val X] [--seed S] \
-    [--init FLOAT_NET] [--no-factoriser]";
+    [--init FLOAT_NET] [--no-factoriser] [--patience N] [--lr-floor X]";
 
 fn parse_args() -> Result<Options, String> {
     let mut o = Options {
@@ -64,6 +74,8 @@ fn parse_args() -> Result<Options, String> {
         seed: 1,
         init: None,
         factoriser: true,
+        patience: 0,
+        lr_floor: 0.01,
     };
     let mut out = None;
     let mut args = std::env::args().skip(1);
@@ -92,6 +104,8 @@ fn parse_args() -> Result<Options, String> {
             "--val" => o.val = v.parse().map_err(|_| bad())?,
             "--seed" => o.seed = v.parse().map_err(|_| bad())?,
             "--init" => o.init = Some(PathBuf::from(&v)),
+            "--patience" => o.patience = v.parse().map_err(|_| bad())?,
+            "--lr-floor" => o.lr_floor = v.parse().map_err(|_| bad())?,
             _ => return Err(format!("unknown argument '{flag}'\n{USAGE}")),
         }
     }
@@ -107,19 +121,32 @@ fn parse_args() -> Result<Options, String> {
 
 fn run(o: &Options) -> Result<(), String> {
     let t0 = Instant::now();
-    let mut records = Vec::new();
-    for path in &o.data {
-        let r = data::read_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        log::info!("{}: {} positions", path.display(), r.len());
-        records.extend(r);
+    // The pool: every file's positions, split into training and validation by a hash of
+    // the position (so the split does not depend on the files' order or on merging). Only
+    // the validation records are kept whole, for the comparisons at the end.
+    let mut train = Vec::new();
+    let mut val = Vec::new();
+    let mut val_records: Vec<Record> = Vec::new();
+    for (path, count) in &shard::data_files(&o.data)? {
+        let raw = data::read_raw(path, *count).map_err(|e| format!("{}: {e}", path.display()))?;
+        log::info!("{}: {} positions", path.display(), raw.len());
+        for (i, bytes) in raw.iter().enumerate() {
+            let r = Record::decode(bytes, i as u64).map_err(|e| e.to_string())?;
+            if is_validation(&r.pos, o.val) {
+                val.push(sample(&r, o.lambda));
+                val_records.push(r);
+            } else {
+                train.push(sample(&r, o.lambda));
+            }
+        }
     }
-    if records.len() < 2 {
-        return Err("not enough positions".into());
+    if train.is_empty() || val.is_empty() {
+        return Err(format!(
+            "{} training and {} validation positions: not enough",
+            train.len(),
+            val.len()
+        ));
     }
-    let n_val = ((records.len() as f64 * o.val) as usize).max(1);
-    let n_train = records.len() - n_val;
-    let samples: Vec<Sample> = records.iter().map(|r| sample(r, o.lambda)).collect();
-    let (train, val) = samples.split_at(n_train);
     log::info!(
         "{} training and {} validation positions, prepared in {:.1} s",
         train.len(),
@@ -135,126 +162,68 @@ fn run(o: &Options) -> Result<(), String> {
     if init.hidden != o.hidden {
         return Err(format!("--init net has hidden size {}", init.hidden));
     }
-    let mut p = import(&init);
-    let mut opt = AdamW::new(l.len);
-    let threads = o.threads;
-    let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0f32; l.len]).collect();
-    let steps_per_epoch = train.len().div_ceil(o.batch);
-    let total_steps = (steps_per_epoch * o.epochs).max(1);
-    let mut t = 0usize;
-    let mut order: Vec<u32> = (0..train.len() as u32).collect();
-    let mut rng = SplitMix64::new(o.seed ^ 0x5eed);
+    let fit_options = FitOptions {
+        epochs: o.epochs,
+        batch: o.batch,
+        lr: o.lr,
+        lr_floor: o.lr_floor,
+        wd: o.wd,
+        threads: o.threads,
+        seed: o.seed,
+        factoriser: o.factoriser,
+        patience: o.patience,
+    };
     log::info!(
-        "start: validation loss {:.6}; {} parameters, hidden {}, factoriser {}, lambda {}, \
-         batch {}, lr {}, wd {}, {} threads",
-        validate(&l, &p, val, o.factoriser, threads),
+        "{} parameters, hidden {}, factoriser {}, lambda {}, batch {}, lr {} (cosine to x{}), \
+         wd {}, patience {}, {} threads",
         l.len,
         o.hidden,
         o.factoriser,
         o.lambda,
         o.batch,
         o.lr,
+        o.lr_floor,
         o.wd,
-        threads
+        o.patience,
+        o.threads
     );
     let train_start = Instant::now();
-    for epoch in 1..=o.epochs {
-        let e0 = Instant::now();
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i + 1));
-        }
-        let mut epoch_loss = 0.0f64;
-        let mut last_report = Instant::now();
-        for (bi, batch) in order.chunks(o.batch).enumerate() {
-            let scale = 1.0 / batch.len() as f32;
-            let chunk = batch.len().div_ceil(threads);
-            let pr = &p;
-            let lr_ = &l;
-            let losses: Vec<f64> = std::thread::scope(|sc| {
-                let handles: Vec<_> = batch
-                    .chunks(chunk)
-                    .zip(grads.iter_mut())
-                    .map(|(part, g)| {
-                        sc.spawn(move || {
-                            let mut acc = [vec![0.0; lr_.h], vec![0.0; lr_.h]];
-                            let mut loss = 0.0f64;
-                            for &i in part {
-                                loss += step(
-                                    lr_,
-                                    pr,
-                                    &train[i as usize],
-                                    o.factoriser,
-                                    &mut acc,
-                                    Some((g, scale)),
-                                ) as f64;
-                            }
-                            loss
-                        })
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("training thread"))
-                    .collect()
-            });
-            epoch_loss += losses.iter().sum::<f64>();
-            let (first, rest) = grads.split_at_mut(1);
-            for other in rest.iter_mut() {
-                for (a, b) in first[0].iter_mut().zip(other.iter_mut()) {
-                    *a += *b;
-                    *b = 0.0;
-                }
-            }
-            // AdamW with a cosine learning-rate schedule.
-            t += 1;
-            let cos = (std::f32::consts::PI * t as f32 / total_steps as f32).cos();
-            let lr = (o.lr * 0.5 * (1.0 + cos)).max(o.lr * 0.01);
-            opt.step(&l, &mut p, &mut first[0], lr, o.wd);
-            if last_report.elapsed().as_secs() >= 20 {
-                last_report = Instant::now();
-                let done = (bi + 1) * o.batch;
-                let rate = done as f64 / e0.elapsed().as_secs_f64();
-                let left = (train.len() * (o.epochs - epoch) + train.len().saturating_sub(done))
-                    as f64
-                    / rate;
-                log::info!(
-                    "epoch {epoch}: {done}/{} positions, loss {:.6}, {:.0} pos/s, ETA {:.0} s",
-                    train.len(),
-                    epoch_loss / done as f64,
-                    rate,
-                    left
-                );
-            }
-        }
-        let secs = e0.elapsed().as_secs_f64();
-        let rate = train.len() as f64 / secs;
+    let f = fit(&l, import(&init), &train, &val, &fit_options, |e| {
         log::info!(
-            "epoch {epoch}/{}: train loss {:.6}, validation loss {:.6}, {:.0} pos/s, {:.1} s, \
-             ETA {:.0} s",
+            "epoch {}/{}: train loss {:.6}, validation loss {:.6}, lr {:.6}, {:.0} pos/s, {:.1} s",
+            e.epoch,
             o.epochs,
-            epoch_loss / train.len() as f64,
-            validate(&l, &p, val, o.factoriser, threads),
-            rate,
-            secs,
-            (o.epochs - epoch) as f64 * secs
+            e.train_loss,
+            e.val_loss,
+            e.lr,
+            train.len() as f64 / e.seconds,
+            e.seconds
         );
-    }
-    log::info!("trained in {:.1} s", train_start.elapsed().as_secs_f64());
-
+    });
+    log::info!(
+        "trained {} epochs in {:.1} s; kept epoch {} (validation loss {:.6}, start {:.6})",
+        f.epochs.len(),
+        train_start.elapsed().as_secs_f64(),
+        f.best_epoch,
+        f.best_val,
+        f.start_val
+    );
+    let p = f.params;
+    let records = val_records;
     let net = export(&l, &p, o.factoriser);
     let fpath = o.out.with_extension("fnet");
     net.save(&fpath)
         .map_err(|e| format!("{}: {e}", fpath.display()))?;
     log::info!("float net written to {}", fpath.display());
-    compare(&net, &records[n_train..], o.lambda);
+    compare(&net, &records, o.lambda);
     if o.hidden == HIDDEN {
         let q = net.quantise().map_err(|e| e.to_string())?;
         let qpath = o.out.with_extension("nnue");
         q.save(&qpath)
             .map_err(|e| format!("{}: {e}", qpath.display()))?;
         let (mut sum, mut worst) = (0.0f64, 0.0f64);
-        let n = val.len().min(2000);
-        for r in &records[n_train..n_train + n] {
+        let n = records.len().min(2000);
+        for r in &records[..n] {
             let d = (q.evaluate_position(&r.pos) as f64 - net.evaluate(&r.pos) as f64).abs();
             sum += d;
             worst = worst.max(d);

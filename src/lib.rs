@@ -26,6 +26,7 @@ pub mod see;
 pub mod skill;
 pub mod text;
 pub mod time;
+pub mod train;
 pub mod tt;
 pub mod types;
 // The dialects are reached as `gogo::usi` and `gogo::uci` too.

@@ -6,12 +6,12 @@ mod common;
 
 use common::Rng;
 use gogo::movegen::legal_moves;
-use gogo::nnue::data::{self, DataError, Record, HEADER_BYTES, RECORD_BYTES};
-use gogo::nnue::datagen::{self, Settings};
-use gogo::nnue::float::FloatNet;
 use gogo::nnue::net::{screlu_dot, Kernel, NetError, Network};
 use gogo::nnue::HIDDEN;
 use gogo::position::Position;
+use gogo::train::data::{self, DataError, Record, HEADER_BYTES, RECORD_BYTES};
+use gogo::train::datagen::{self, Settings};
+use gogo::train::float::FloatNet;
 use gogo::types::{Color, PieceKind};
 
 fn test_net() -> (FloatNet, Network) {
@@ -344,7 +344,7 @@ fn datagen_is_deterministic_and_keeps_quiet_positions() {
         max_plies: 40,
         hash_mb: 1,
         openings,
-        time_limit: None,
+        ..Settings::default()
     };
     let a = datagen::generate(&settings).unwrap();
     let b = datagen::generate(&Settings {

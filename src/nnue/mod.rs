@@ -1,5 +1,7 @@
-//! NNUE evaluation: features, quantised network with an incrementally updated accumulator,
-//! its float (training) twin, the training-data format and self-play data generation.
+//! NNUE evaluation: features, the quantised network with its incrementally updated
+//! accumulators and the embedded default net. This is what the engine runs; what only training
+//! needs (data format, self-play generation, float net, trainer) is in [`crate::train`], which
+//! builds on this module and never the other way round.
 //!
 //! The search evaluates with [`default_net`], the net embedded in the binary (`default.nnue`
 //! beside this file), unless the `EvalFile` option loads another or `UseNNUE` is off (then the
@@ -15,14 +17,9 @@
 //!   into hand, drops and promotions; the perspective whose king moved is refreshed;
 //! - squared clipped ReLU (SCReLU) of both accumulators (side to move first) and one output.
 
-pub mod data;
-pub mod datagen;
 pub mod features;
-pub mod float;
 pub mod net;
-pub mod rng;
 pub mod stack;
-pub mod trainer;
 
 pub use net::{Accumulator, NetError, Network};
 

@@ -8,13 +8,22 @@
 //! output weights (2 x hidden i16: side to move first), output bias (i32).
 
 use super::features::{self, Change, FEATURES};
-use super::rng::fnv1a;
 use super::{HIDDEN, QA, QB, SCALE};
 use crate::position::Position;
 use crate::types::{Color, Move};
 use std::fmt;
 use std::path::Path;
 use std::sync::OnceLock;
+
+/// FNV-1a over bytes: the content hash of net files (quantised and float).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
 
 pub const MAGIC: &[u8; 8] = b"GOGONNUE";
 pub const VERSION: u32 = 1;

@@ -143,9 +143,20 @@ impl PlyAccumulators {
 mod tests {
     use super::*;
     use crate::movegen::legal_moves;
-    use crate::nnue::float::FloatNet;
-    use crate::nnue::rng::SplitMix64;
-    use crate::nnue::HIDDEN;
+
+    /// The tests' random stream (the engine's SplitMix64 step over a counter).
+    struct SplitMix64(u64);
+
+    impl SplitMix64 {
+        fn new(seed: u64) -> SplitMix64 {
+            SplitMix64(seed)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            self.0 = self.0.wrapping_add(1);
+            (crate::skill::splitmix64(self.0) % n as u64) as usize
+        }
+    }
 
     /// A small tree walk (depth 3, a few moves per node) with null moves, comparing every
     /// node's stacked evaluation with a fresh one.
@@ -183,7 +194,7 @@ mod tests {
 
     #[test]
     fn stacked_evaluations_equal_fresh_ones_through_a_tree() {
-        let net = FloatNet::random(HIDDEN, 11).quantise().unwrap();
+        let net = crate::nnue::default_net();
         let mut rng = SplitMix64::new(2);
         let mut pos = Position::startpos();
         let mut stack = AccumulatorStack::new(&net, &pos);
@@ -243,7 +254,7 @@ mod tests {
 
     #[test]
     fn lazy_evaluations_along_a_path_equal_fresh_ones() {
-        let net = FloatNet::random(HIDDEN, 12).quantise().unwrap();
+        let net = crate::nnue::default_net();
         let mut rng = SplitMix64::new(3);
         let mut accs = PlyAccumulators::new(16);
         let mut pos = Position::startpos();

@@ -38,13 +38,3 @@ pub fn mix(seed: u64, index: u64) -> u64 {
     let mut r = SplitMix64::new(seed ^ index.wrapping_mul(0xd1b5_4a32_d192_ed03));
     r.next_u64()
 }
-
-/// FNV-1a over bytes: the content hash of the net files.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}

@@ -1,6 +1,8 @@
 //! The training core used by `examples/train.rs`: samples, the parameter layout (with a
-//! bucket-free factoriser), forward and backward pass of one position, the AdamW step,
-//! validation and export to a [`FloatNet`]. In the library so that the gradient is tested.
+//! bucket-free factoriser), forward and backward pass of one position, the AdamW step, the
+//! validation split and loss, the training loop with its learning-rate schedule and choice of
+//! the best epoch ([`fit`]), and export to a [`FloatNet`]. In the library so that they are
+//! tested.
 //!
 //! Target: `lambda * result + (1 - lambda) * sigmoid(score / SCALE)` (result 1 win, 0.5 draw,
 //! 0 loss, side to move's view); prediction `sigmoid(output)`, output 1.0 = SCALE cp; loss:
@@ -10,9 +12,9 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::data::Record;
-use super::features::{self, FEATURES, PER_BUCKET};
 use super::float::{FloatNet, WEIGHT_CLIP};
-use super::SCALE;
+use crate::nnue::features::{self, FEATURES, PER_BUCKET};
+use crate::nnue::SCALE;
 
 pub const MAX_FEATURES: usize = 16;
 
@@ -245,6 +247,169 @@ impl AdamW {
     }
 }
 
+/// Whether a position belongs to the held-out validation set: a pure function of the position
+/// (board, hands, side to move) hashed into `0..1` below `share`. Pooled files, merged or not,
+/// in any order, split the same way, and a position found twice is on one side only.
+pub fn is_validation(pos: &crate::position::Position, share: f64) -> bool {
+    let h = crate::skill::splitmix64(pos.key());
+    ((h >> 11) as f64 / (1u64 << 53) as f64) < share
+}
+
+/// How [`fit`] trains.
+#[derive(Clone, Debug)]
+pub struct FitOptions {
+    /// Most epochs (passes over the training set).
+    pub epochs: usize,
+    pub batch: usize,
+    /// Learning rate at the start; it falls along a cosine over the planned steps down to
+    /// `lr * lr_floor`.
+    pub lr: f32,
+    pub lr_floor: f32,
+    pub wd: f32,
+    pub threads: usize,
+    /// Seeds the order of the training positions in each epoch.
+    pub seed: u64,
+    pub factoriser: bool,
+    /// Stop after this many epochs without a better validation loss (0: never early).
+    pub patience: usize,
+}
+
+impl Default for FitOptions {
+    fn default() -> Self {
+        FitOptions {
+            epochs: 10,
+            batch: 8192,
+            lr: 0.002,
+            lr_floor: 0.01,
+            wd: 0.01,
+            threads: 2,
+            seed: 1,
+            factoriser: true,
+            patience: 0,
+        }
+    }
+}
+
+/// The learning rate at step `t` (from 1) of `total`: a cosine from `lr` to `lr * lr_floor`.
+pub fn learning_rate(o: &FitOptions, t: usize, total: usize) -> f32 {
+    let cos = (std::f32::consts::PI * t as f32 / total.max(1) as f32).cos();
+    (o.lr * 0.5 * (1.0 + cos)).max(o.lr * o.lr_floor)
+}
+
+/// One epoch of [`fit`].
+#[derive(Clone, Debug)]
+pub struct EpochReport {
+    pub epoch: usize,
+    pub train_loss: f64,
+    pub val_loss: f64,
+    /// The learning rate of the epoch's last step.
+    pub lr: f32,
+    pub seconds: f64,
+}
+
+/// What [`fit`] returns: the parameters of the epoch with the lowest validation loss (epoch 0
+/// = the starting parameters), not those of the last epoch.
+pub struct Fit {
+    pub params: Vec<f32>,
+    pub best_epoch: usize,
+    pub best_val: f64,
+    pub start_val: f64,
+    pub epochs: Vec<EpochReport>,
+}
+
+/// Trains `init` on `train` with AdamW in batches (each split over `o.threads` threads),
+/// shuffling the training set every epoch, and keeps the parameters of the epoch with the
+/// lowest validation loss on `val`. `progress` gets every epoch's figures.
+pub fn fit(
+    l: &Layout,
+    init: Vec<f32>,
+    train: &[Sample],
+    val: &[Sample],
+    o: &FitOptions,
+    mut progress: impl FnMut(&EpochReport),
+) -> Fit {
+    let threads = o.threads.max(1);
+    let batch_size = o.batch.max(1);
+    let mut p = init;
+    let mut opt = AdamW::new(l.len);
+    let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0.0f32; l.len]).collect();
+    let total_steps = (train.len().div_ceil(batch_size) * o.epochs).max(1);
+    let mut order: Vec<u32> = (0..train.len() as u32).collect();
+    let mut rng = super::rng::SplitMix64::new(o.seed ^ 0x5eed);
+    let start_val = validate(l, &p, val, o.factoriser, threads);
+    let mut best = Fit {
+        params: p.clone(),
+        best_epoch: 0,
+        best_val: start_val,
+        start_val,
+        epochs: Vec::new(),
+    };
+    let mut t = 0usize;
+    let mut lr = o.lr;
+    for epoch in 1..=o.epochs {
+        let e0 = std::time::Instant::now();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        let mut epoch_loss = 0.0f64;
+        for batch in order.chunks(batch_size) {
+            let scale = 1.0 / batch.len() as f32;
+            let chunk = batch.len().div_ceil(threads);
+            let pr = &p;
+            let loss: f64 = std::thread::scope(|sc| {
+                let handles: Vec<_> = batch
+                    .chunks(chunk)
+                    .zip(grads.iter_mut())
+                    .map(|(part, g)| {
+                        sc.spawn(move || {
+                            let mut acc = [vec![0.0; l.h], vec![0.0; l.h]];
+                            part.iter()
+                                .map(|&i| {
+                                    let s = &train[i as usize];
+                                    step(l, pr, s, o.factoriser, &mut acc, Some((g, scale))) as f64
+                                })
+                                .sum::<f64>()
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("training thread"))
+                    .sum()
+            });
+            epoch_loss += loss;
+            let (first, rest) = grads.split_at_mut(1);
+            for other in rest.iter_mut() {
+                for (a, b) in first[0].iter_mut().zip(other.iter_mut()) {
+                    *a += *b;
+                    *b = 0.0;
+                }
+            }
+            t += 1;
+            lr = learning_rate(o, t, total_steps);
+            opt.step(l, &mut p, &mut first[0], lr, o.wd);
+        }
+        let report = EpochReport {
+            epoch,
+            train_loss: epoch_loss / train.len().max(1) as f64,
+            val_loss: validate(l, &p, val, o.factoriser, threads),
+            lr,
+            seconds: e0.elapsed().as_secs_f64(),
+        };
+        progress(&report);
+        if report.val_loss < best.best_val {
+            best.best_val = report.val_loss;
+            best.best_epoch = epoch;
+            best.params.copy_from_slice(&p);
+        }
+        best.epochs.push(report);
+        if o.patience > 0 && epoch - best.best_epoch >= o.patience {
+            break;
+        }
+    }
+    best
+}
+
 /// The parameter vector of a float net (factoriser rows zero).
 pub fn import(net: &FloatNet) -> Vec<f32> {
     let l = Layout::new(net.hidden);
@@ -260,8 +425,8 @@ pub fn import(net: &FloatNet) -> Vec<f32> {
 mod tests {
     use super::*;
     use crate::movegen::legal_moves;
-    use crate::nnue::rng::SplitMix64;
     use crate::position::Position;
+    use crate::train::rng::SplitMix64;
 
     fn records(n: usize) -> Vec<Record> {
         let mut rng = SplitMix64::new(5);
@@ -289,6 +454,71 @@ mod tests {
         s.iter()
             .map(|s| step(l, p, s, fact, &mut acc, None) as f64)
             .sum()
+    }
+
+    #[test]
+    fn fit_keeps_the_epoch_with_the_lowest_validation_loss_and_stops_by_patience() {
+        let h = 16;
+        let l = Layout::new(h);
+        let records = records(96);
+        let train: Vec<Sample> = records[..64].iter().map(|r| sample(r, 0.5)).collect();
+        // Random targets: fitting the training set first helps the validation loss (the mean
+        // target), then hurts it (the training set's noise).
+        let val: Vec<Sample> = records[64..].iter().map(|r| sample(r, 0.5)).collect();
+        let o = FitOptions {
+            epochs: 40,
+            batch: 16,
+            lr: 0.01,
+            threads: 2,
+            patience: 5,
+            ..FitOptions::default()
+        };
+        let mut seen = Vec::new();
+        let f = fit(&l, import(&FloatNet::random(h, 4)), &train, &val, &o, |e| {
+            seen.push(e.val_loss)
+        });
+        assert_eq!(seen.len(), f.epochs.len());
+        let min = seen.iter().cloned().fold(f.start_val, f64::min);
+        assert_eq!(f.best_val, min);
+        assert!(
+            f.best_epoch >= 1 && f.best_epoch < f.epochs.len(),
+            "{seen:?}"
+        );
+        assert_eq!(f.epochs[f.best_epoch - 1].val_loss, f.best_val);
+        // Stopped by patience, before the planned epochs.
+        assert_eq!(f.epochs.len(), f.best_epoch + 5);
+        assert!(f.epochs.len() < 40);
+        // The parameters returned are the best epoch's, not the last one's.
+        let v = validate(&l, &f.params, &val, true, 1);
+        assert!((v - f.best_val).abs() < 1e-9, "{v} vs {}", f.best_val);
+        assert!(f.epochs.last().unwrap().val_loss > f.best_val);
+        assert!(f.epochs.last().unwrap().train_loss < f.epochs[0].train_loss);
+        // The learning rate falls from lr to its floor.
+        assert!((learning_rate(&o, 0, 100) - 0.01).abs() < 1e-9);
+        assert!(learning_rate(&o, 50, 100) < 0.0051);
+        assert!((learning_rate(&o, 100, 100) - 0.0001).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_validation_split_is_a_function_of_the_position() {
+        let rs = records(400);
+        let val: Vec<bool> = rs.iter().map(|r| is_validation(&r.pos, 0.25)).collect();
+        let n = val.iter().filter(|&&v| v).count();
+        assert!((60..140).contains(&n), "{n} of 400");
+        // The start position recurs in these games: always on the same side.
+        let start = Position::startpos();
+        let starts: Vec<bool> = rs
+            .iter()
+            .zip(&val)
+            .filter(|(r, _)| r.pos == start)
+            .map(|(_, v)| *v)
+            .collect();
+        assert!(starts.len() >= 2);
+        assert!(starts.iter().all(|&v| v == starts[0]));
+        for r in &rs {
+            assert!(!is_validation(&r.pos, 0.0));
+            assert!(is_validation(&r.pos, 1.0));
+        }
     }
 
     #[test]

@@ -246,6 +246,70 @@ pub fn check_header(h: &[u8], file_bytes: u64) -> Result<u64, DataError> {
     Ok(count)
 }
 
+/// Checks magic, version and record size of a header, not the count.
+fn check_prefix_header(h: &[u8; HEADER_BYTES]) -> Result<(), DataError> {
+    let count = u64::from_le_bytes(h[16..24].try_into().expect("8 bytes"));
+    check_header(
+        h,
+        (HEADER_BYTES as u64).saturating_add(count.saturating_mul(RECORD_BYTES as u64)),
+    )
+    .map(|_| ())
+}
+
+/// Reads a data file as raw records, each validated: all of them (`count` `None`: the header's
+/// count must match the length, as for [`read_file`]), or only the first `count` of a file
+/// that may still be growing (a shard being written: its header and later records ignored).
+pub fn read_raw(path: &Path, count: Option<u64>) -> Result<Vec<[u8; RECORD_BYTES]>, DataError> {
+    let mut f = File::open(path)?;
+    let mut h = [0u8; HEADER_BYTES];
+    let len = f.metadata()?.len();
+    f.read_exact(&mut h).map_err(|_| DataError::Length {
+        count: 0,
+        bytes: len,
+    })?;
+    let count = match count {
+        None => check_header(&h, len)?,
+        Some(n) => {
+            check_prefix_header(&h)?;
+            if len < HEADER_BYTES as u64 + n * RECORD_BYTES as u64 {
+                return Err(DataError::Length {
+                    count: n,
+                    bytes: len,
+                });
+            }
+            n
+        }
+    };
+    let mut bytes = vec![0u8; count as usize * RECORD_BYTES];
+    f.read_exact(&mut bytes)?;
+    let mut out = Vec::with_capacity(count as usize);
+    for (i, chunk) in bytes.chunks_exact(RECORD_BYTES).enumerate() {
+        Record::decode(chunk, i as u64)?;
+        out.push(chunk.try_into().expect("a record"));
+    }
+    Ok(out)
+}
+
+/// Writes raw records as a data file.
+pub fn write_raw(path: &Path, records: &[[u8; RECORD_BYTES]]) -> Result<(), DataError> {
+    let mut out = BufWriter::new(File::create(path)?);
+    out.write_all(&header(records.len() as u64))?;
+    for r in records {
+        out.write_all(r)?;
+    }
+    out.flush()?;
+    out.get_mut().sync_all()?;
+    Ok(())
+}
+
+/// The part of a raw record that names its position (board, hands, side to move), without
+/// the score, the result and the ply.
+pub fn position_key(r: &[u8; RECORD_BYTES]) -> (u128, u32) {
+    let board = u128::from_le_bytes(r[..16].try_into().expect("16 bytes"));
+    let meta = u32::from_le_bytes(r[16..20].try_into().expect("4 bytes"));
+    (board, meta & ((1 << 21) - 1))
+}
+
 /// Decodes a whole file held in memory.
 pub fn decode_all(bytes: &[u8]) -> Result<Vec<Record>, DataError> {
     let count = check_header(&bytes[..bytes.len().min(HEADER_BYTES)], bytes.len() as u64)?;
@@ -276,6 +340,31 @@ impl DataWriter {
         let mut out = BufWriter::new(File::create(path)?);
         out.write_all(&header(0))?;
         Ok(DataWriter { out, count: 0 })
+    }
+
+    /// Opens an existing data file to append after its first `count` records: the file is cut
+    /// to them (dropping records of a run that was killed) and its header rewritten.
+    pub fn resume(path: &Path, count: u64) -> Result<DataWriter, DataError> {
+        let mut f = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)?;
+        let mut h = [0u8; HEADER_BYTES];
+        f.read_exact(&mut h)?;
+        let len = f.metadata()?.len();
+        let need = HEADER_BYTES as u64 + count * RECORD_BYTES as u64;
+        check_prefix_header(&h)?;
+        if len < need {
+            return Err(DataError::Length { count, bytes: len });
+        }
+        f.set_len(need)?;
+        f.seek(SeekFrom::Start(0))?;
+        f.write_all(&header(count))?;
+        f.seek(SeekFrom::End(0))?;
+        Ok(DataWriter {
+            out: BufWriter::new(f),
+            count,
+        })
     }
 
     pub fn write(&mut self, r: &Record) -> Result<(), DataError> {

@@ -1,15 +1,15 @@
 //! The float network: the trainer's output and the reference the quantised net is checked
-//! against. Same shape as [`super::Network`] but with a hidden size chosen at run time (so that
+//! against. Same shape as [`crate::nnue::Network`] but with a hidden size chosen at run time (so that
 //! sizes can be compared by training); only a net of [`HIDDEN`] can be quantised.
 //!
 //! File format (little endian): magic `GOGONNFL`, u32 version, features, hidden, u64 FNV-1a
 //! hash of the payload, then f32 feature weights (features x hidden), feature biases (hidden),
 //! output weights (2 x hidden, side to move first) and the output bias.
 
-use super::features::{self, FEATURES};
-use super::net::{NetError, Network};
-use super::rng::{fnv1a, SplitMix64};
-use super::{HIDDEN, QA, QB, SCALE};
+use super::rng::SplitMix64;
+use crate::nnue::features::{self, FEATURES};
+use crate::nnue::net::{fnv1a, NetError, Network};
+use crate::nnue::{HIDDEN, QA, QB, SCALE};
 use crate::position::Position;
 use crate::types::Color;
 use std::path::Path;

@@ -1,0 +1,12 @@
+//! What only training the NNUE needs, kept apart from the evaluation the engine runs
+//! ([`crate::nnue`]): the training-data format, self-play data generation in resumable
+//! shards, merging data into a training set, the float net and the trainer. Nothing in the
+//! engine imports this module. Commands and figures: `docs/nnue.md`.
+
+pub mod data;
+pub mod datagen;
+pub mod float;
+pub mod merge;
+pub mod rng;
+pub mod shard;
+pub mod trainer;
