@@ -162,7 +162,15 @@ fn a_whole_game_against_the_computer() {
         "",
     );
     assert_eq!(st, 200);
-    assert!(record.contains("Result: "), "{record}");
+    assert!(record.contains("手合割：5五将棋\n"), "{record}");
+    assert!(
+        record.contains("まで"),
+        "the result closes the record: {record}"
+    );
+    // The record loads back as the same game.
+    let back = b.new_game(json!({"opponent": "friend", "record": record}));
+    assert_eq!(back["moves"], state["moves"]);
+    assert_eq!(back["result"], state["result"]);
 }
 
 #[test]
