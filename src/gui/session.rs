@@ -79,8 +79,13 @@ pub fn parse_record(text: &str) -> Result<Game, String> {
     let usi = t.strip_prefix("position").map(str::trim_start).unwrap_or(t);
     let game = if usi.starts_with("startpos") || usi.starts_with("sfen ") {
         Game::parse_position(usi).map_err(|e| format!("bad USI position: {e}"))?
-    } else if let Ok(p) = Position::from_sfen(usi) {
-        Game::new(p)
+    } else if usi
+        .split_whitespace()
+        .next()
+        .is_some_and(|w| w.contains('/'))
+    {
+        // A bare SFEN, perhaps with moves.
+        Game::parse_position(&format!("sfen {usi}")).map_err(|e| format!("bad SFEN: {e}"))?
     } else {
         let k = kif::read(t).map_err(|e| format!("bad record: {e}"))?;
         k.game
