@@ -40,6 +40,9 @@ use tokio::sync::{watch, Semaphore};
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
+const GLYPHS_JS: &str = include_str!("assets/glyphs.js");
+const KANJI_WOFF: &[u8] = include_bytes!("assets/gogo-kanji.woff");
+const FONT_LICENCE: &str = include_str!("assets/OFL.txt");
 
 /// Largest request body accepted (a KIF of a long game fits many times).
 pub const MAX_BODY: usize = 64 * 1024;
@@ -457,6 +460,15 @@ async fn route(inner: Arc<Inner>, req: Request) -> Result<Response, ApiError> {
         }
         (&Method::GET, "/app.js") => return Ok(asset(APP_JS, "text/javascript; charset=utf-8")),
         (&Method::GET, "/style.css") => return Ok(asset(STYLE_CSS, "text/css; charset=utf-8")),
+        (&Method::GET, "/glyphs.js") => {
+            return Ok(asset(GLYPHS_JS, "text/javascript; charset=utf-8"))
+        }
+        (&Method::GET, "/OFL.txt") => return Ok(asset(FONT_LICENCE, "text/plain; charset=utf-8")),
+        (&Method::GET, "/gogo-kanji.woff") => {
+            return Ok(with_common(
+                ([(header::CONTENT_TYPE, "font/woff")], KANJI_WOFF).into_response(),
+            ))
+        }
         (&Method::GET, "/favicon.ico") => {
             return Ok(with_common(StatusCode::NO_CONTENT.into_response()))
         }
