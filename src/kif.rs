@@ -528,8 +528,9 @@ pub fn read(text: &str) -> Result<Record, KifError> {
                 match key.trim() {
                     "手合割" => {
                         seen = true;
+                        // 5五将棋, ５五将棋, 五々将棋 (all seen in the wild).
                         let v = value.replace(['５', '五'], "5");
-                        if !v.starts_with("55将棋") {
+                        if !v.starts_with("55将棋") && !v.starts_with("5々将棋") {
                             return Err(KifError::Handicap(value.to_string()));
                         }
                     }
@@ -694,6 +695,22 @@ mod tests {
         assert_eq!(r.header.sente, "A");
         let ms: Vec<String> = r.game.moves().iter().map(|m| m.to_string()).collect();
         assert_eq!(ms, ["3e2d", "1b1c"]);
+    }
+
+    #[test]
+    fn reads_both_of_lishogis_headers() {
+        // Its older writer gives a board without 手合割, its reader also knows 五々将棋.
+        let k = "後手：\n後手の持駒：なし\n  ５ ４ ３ ２ １\n+---------------+\n\
+                 |v飛v角v銀v金v玉|一\n| ・ ・ ・ ・v歩|二\n| 歩 ・ ・ ・ ・|三\n\
+                 | ・ ・ ・ ・ ・|四\n| 玉 金 銀 角 飛|五\n+---------------+\n\
+                 先手の持駒：なし\n先手：先手\n後手番\n";
+        let g = read(k).unwrap().game;
+        assert_eq!(g.start().to_sfen(), "rbsgk/4p/P4/5/KGSBR w - 1");
+        let g = read("先手：先手\n手合割：五々将棋\n1 ２四銀 (00:03/00:00:03)\n")
+            .unwrap()
+            .game;
+        assert_eq!(g.moves().len(), 1);
+        assert_eq!(g.start().to_sfen(), START_SFEN);
     }
 
     #[test]
