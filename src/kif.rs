@@ -118,12 +118,13 @@ fn square_text(sq: Square) -> String {
     )
 }
 
-/// A count in kanji (1..=18): 一 .. 十八.
+/// A count in kanji: 一 .. 十九 (larger counts, which no minishogi position has, in digits).
 fn kanji_number(n: u8) -> String {
     match n {
         0 => String::new(),
         1..=10 => NUMBERS[n as usize - 1].to_string(),
-        _ => format!("十{}", NUMBERS[(n - 11) as usize]),
+        11..=19 => format!("十{}", NUMBERS[(n - 11) as usize]),
+        _ => n.to_string(),
     }
 }
 
@@ -721,6 +722,22 @@ mod tests {
             Err(KifError::Move { number: 1, .. })
         ));
         assert!(matches!(read("hello"), Err(KifError::Empty)));
+    }
+
+    #[test]
+    fn cut_or_garbled_records_never_panic() {
+        let g = game_of("4k/1S1P1/5/5/K4 w 2Gp 1", &["1a1b", "4b4a", "P*3c", "G*3b"]);
+        let k = write(&g, &Header::default(), g.result(GameRules::default()));
+        let chars: Vec<(usize, char)> = k.char_indices().collect();
+        for &(i, _) in &chars {
+            let _ = read(&k[..i]);
+            let mut bad = k.clone();
+            bad.replace_range(i..i + k[i..].chars().next().map_or(0, char::len_utf8), "|");
+            let _ = read(&bad);
+        }
+        assert_eq!(read(&k).unwrap().game.moves(), g.moves());
+        assert_eq!(kanji_number(18), "十八");
+        assert_eq!(parse_kanji_number("十八"), Some(18));
     }
 
     #[test]
