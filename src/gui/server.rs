@@ -126,12 +126,14 @@ impl Server {
 
     fn stop(&mut self) {
         let _ = self.stop.send(true);
-        if let Some(h) = self.thread.take() {
-            let _ = h.join();
-        }
+        // Engines first: a request waiting for a search then ends at once.
         let sessions: Vec<_> = lock(&self.inner.sessions).drain().map(|(_, s)| s).collect();
         for s in sessions {
             lock(&s).stop_engine();
+        }
+        *lock(&self.inner.analyser) = None;
+        if let Some(h) = self.thread.take() {
+            let _ = h.join();
         }
         log::info!("board server stopped");
     }
