@@ -377,12 +377,38 @@ fn records_steps_and_pieces_in_a_real_browser() {
         json!("☖ Gote")
     );
 
+    // A long game's move list scrolls in its own box, showing the shown move.
+    d.js("document.getElementById('opponent').value = 'friend'; return true");
+    d.click("#new");
+    d.wait(
+        "a friend game",
+        "return G.opponent === 'friend' && G.ply === 0",
+    );
+    d.js("(async () => { for (let i = 0; i < 40 && G.legal.length; i++) \
+            await playMoves([G.legal[(i * 7) % G.legal.length].usi]); window.longDone = true; })(); return true");
+    d.wait("a long game", "return window.longDone === true");
+    let scroll = d.js(
+        "const ol = document.getElementById('movelist'); const li = ol.querySelector('li.shown'); \
+         const o = ol.getBoundingClientRect(), r = li.getBoundingClientRect(); \
+         return [ol.children.length > 15, ol.scrollHeight > ol.clientHeight, ol.scrollTop > 0, \
+                 r.top >= o.top - 1 && r.bottom <= o.bottom + 1]",
+    );
+    assert_eq!(scroll, json!([true, true, true, true]));
+    // The interface in Japanese.
+    d.js("const l = document.getElementById('lang'); l.value = 'ja'; l.dispatchEvent(new Event('change')); return true");
+    assert_eq!(
+        d.js("return [document.getElementById('new').textContent, document.documentElement.lang]"),
+        json!(["新規対局", "ja"])
+    );
+    d.js("const l = document.getElementById('lang'); l.value = 'en'; l.dispatchEvent(new Event('change')); return true");
+
     // A phone-sized window: pieces stay inside their squares and the page inside the screen.
     d.window(390, 844);
     d.wait("the phone layout", "return window.innerWidth <= 400");
     let fit = d.js(
-        "const c = document.querySelector(\"[data-sq='3e']\").getBoundingClientRect(); \
-         const p = document.querySelector(\"[data-sq='3e'] .piece\").getBoundingClientRect(); \
+        "const piece = document.querySelector('#board .piece'); \
+         const c = piece.closest('.cell').getBoundingClientRect(); \
+         const p = piece.getBoundingClientRect(); \
          return [p.width < c.width - 4, p.height < c.height - 4, document.documentElement.scrollWidth <= window.innerWidth, \
                  document.querySelector('header').getBoundingClientRect().height < 100]",
     );
