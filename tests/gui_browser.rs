@@ -136,6 +136,12 @@ fn play_in_a_real_browser() {
         "the mate search",
         "return document.getElementById('mate-result').textContent === 'Mate in 1: G*1b'",
     );
+    // A hint, then the mate: the hint goes with the end of the game.
+    d.click("#hint");
+    d.wait(
+        "the mating hint",
+        "return document.querySelector(\"[data-sq='1b']\").classList.contains('hint')",
+    );
     d.click("[data-hand='b-G']");
     d.click("[data-sq='1b']");
     d.wait(
@@ -145,6 +151,22 @@ fn play_in_a_real_browser() {
     assert_eq!(
         d.js("return document.querySelector(\"[data-sq='1a']\").classList.contains('check')"),
         json!(true)
+    );
+    assert_eq!(
+        d.js("return document.querySelectorAll('.cell.hint, #arrows line').length"),
+        json!(0)
+    );
+    // Analyse and mate search on the finished game say why there is nothing to show.
+    d.click("#analyse-toggle");
+    d.wait(
+        "the analysis refusal",
+        "return document.getElementById('message').textContent.includes('over')",
+    );
+    d.click("#analyse-toggle");
+    d.click("#mate");
+    d.wait(
+        "already mated",
+        "return document.getElementById('mate-result').dataset.status === 'mated'",
     );
     drop(d);
     server.shutdown();
