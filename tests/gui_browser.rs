@@ -326,6 +326,15 @@ fn records_steps_and_pieces_in_a_real_browser() {
     );
     assert_eq!(d.js("return location.href"), url);
     assert_eq!(view(&d).1, 4);
+    // So does leaving the page and coming back through the history.
+    d.cmd("POST", "/url", Some(json!({"url": "about:blank"})));
+    d.cmd("POST", "/back", Some(json!({})));
+    d.wait(
+        "the game again",
+        "return document.querySelectorAll('#movelist li').length === 7 && document.querySelector('#movelist li.shown') !== null",
+    );
+    assert_eq!(d.js("return location.href"), url);
+    assert_eq!(view(&d).1, 4);
     // Playing from an earlier position drops the moves after it.
     d.click("[data-hand='b-P']");
     d.click("[data-sq='2c']");
