@@ -5,7 +5,8 @@
 //! cargo run --example gui_screenshots
 //! ```
 //!
-//! It writes `docs/img/gui-play.png` and `docs/img/gui-analysis.png`.
+//! It writes `docs/img/gui-play.png`, `docs/img/gui-phone.png` and `docs/img/gui-analysis.png`.
+//! The pieces are SVG and the notation font is embedded: no Japanese font is needed.
 
 #[allow(dead_code)]
 #[path = "../tests/common/webdriver.rs"]
@@ -55,6 +56,13 @@ fn main() {
     );
     d.click("[data-sq='4e']");
     shot("gui-play.png");
+    // The same in a phone-sized window.
+    d.window(390, 844);
+    d.wait("the phone layout", "return window.innerWidth <= 400");
+    std::thread::sleep(Duration::from_millis(300));
+    shot("gui-phone.png");
+    d.window(1200, 900);
+    d.wait("the desktop layout", "return window.innerWidth > 1000");
 
     // Analysis: sente plays the engine's hints against the Medium level, then the game is
     // reviewed and the position analysed live.
@@ -78,6 +86,9 @@ fn main() {
         "the review",
         "return document.getElementById('review-text').textContent === 'done'",
     );
+    // Step back three moves and analyse that position.
+    d.js("showPly(G.ply - 3); return true");
+    d.wait("an earlier position", "return G.view === G.ply - 3");
     d.click("#analyse-toggle");
     std::thread::sleep(Duration::from_secs(4));
     shot("gui-analysis.png");

@@ -10,6 +10,7 @@ pub mod event;
 pub mod game;
 #[cfg(feature = "gui")]
 pub mod gui;
+pub mod kif;
 pub mod mate;
 pub mod movegen;
 pub mod movepick;

@@ -162,7 +162,15 @@ fn a_whole_game_against_the_computer() {
         "",
     );
     assert_eq!(st, 200);
-    assert!(record.contains("Result: "), "{record}");
+    assert!(record.contains("手合割：5五将棋\n"), "{record}");
+    assert!(
+        record.contains("まで"),
+        "the result closes the record: {record}"
+    );
+    // The record loads back as the same game.
+    let back = b.new_game(json!({"opponent": "friend", "record": record}));
+    assert_eq!(back["moves"], state["moves"]);
+    assert_eq!(back["result"], state["result"]);
 }
 
 #[test]
@@ -470,4 +478,77 @@ fn the_binary_serves_and_ends_on_ctrl_c() {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+#[test]
+fn records_load_in_every_format_the_page_copies() {
+    let b = Board::start();
+    let usi = "position startpos moves 5e4d 1a2b";
+    for record in [
+        usi,
+        "startpos moves 5e4d 1a2b",
+        "sfen rbsgk/4p/5/P4/KGSBR b - 1 moves 5e4d 1a2b",
+    ] {
+        let g = b.new_game(json!({"opponent": "friend", "record": record}));
+        assert_eq!(g["moves"], json!(["5e4d", "1a2b"]), "{record}");
+        assert_eq!(g["usi"], json!(usi));
+    }
+    let g = b.new_game(json!({"opponent": "friend", "record": "4k/5/4P/5/K4 b G 1"}));
+    assert_eq!(g["start_sfen"], json!("4k/5/4P/5/K4 b G 1"));
+    // A KIF from a set-up position, with a drop that mates.
+    let kif = "手合割：5五将棋\n後手の持駒：なし\n  ５ ４ ３ ２ １\n+---------------+\n\
+               | ・ ・ ・ ・v玉|一\n| ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ 歩|三\n\
+               | ・ ・ ・ ・ ・|四\n| 玉 ・ ・ ・ ・|五\n+---------------+\n先手の持駒：金\n\
+               手数----指手---------消費時間--\n   1 １二金打   ( 0:00/00:00:00)\n   2 詰み\n";
+    let g = b.new_game(json!({"opponent": "friend", "record": kif}));
+    assert_eq!(g["moves"], json!(["G*1b"]));
+    assert_eq!(g["result"]["reason"], json!("checkmate"));
+    assert_eq!(g["moves_ja"], json!(["☗１二金"]));
+    for bad in [
+        "position startpos moves 5e4d 5e4d",
+        "手合割：平手\n",
+        "nonsense",
+    ] {
+        let (st, v) = b.post("/api/new", json!({"record": bad}));
+        assert_eq!(st, 400, "{bad}: {v}");
+    }
+}
+
+#[test]
+fn earlier_positions_are_shown_and_played_from() {
+    let b = Board::start();
+    let g = b.new_game(json!({"opponent": "friend"}));
+    b.play(&g, &["5e4d", "1a2b", "4d5e"]);
+    let id = g["id"].as_str().unwrap();
+    let (st, v) = b.get(&format!("/api/game/{id}?ply=1"));
+    assert_eq!(st, 200);
+    assert_eq!(v["view"], 1);
+    assert_eq!(v["ply"], 3);
+    assert_eq!(v["side"], "w");
+    assert_eq!(v["last_move"]["usi"], "5e4d");
+    assert!(legal(&v).contains(&"1a2b".to_string()));
+    let (st, _) = b.get(&format!("/api/game/{id}?ply=9"));
+    assert_eq!(st, 400);
+    // Analysis and mate search look at the shown position.
+    let (st, a) = b.act(&g, "analyse", json!({"ply": 1}));
+    assert_eq!(st, 202, "{a}");
+    assert_eq!(a["index"], 1);
+    b.act(&g, "stop", json!({}));
+    // A move from an earlier position drops the moves after it.
+    let (st, v) = b.act(&g, "move", json!({"move": "2a2b", "ply": 1}));
+    assert_eq!(st, 200, "{v}");
+    assert_eq!(v["moves"], json!(["5e4d", "2a2b"]));
+}
+
+#[test]
+fn mate_search_on_a_mated_position_says_so() {
+    let b = Board::start();
+    let g = b.new_game(json!({"opponent": "friend", "record": "4k/5/4P/5/K4 b G 1 moves G*1b"}));
+    let (st, v) = b.act(&g, "mate", json!({"ms": 500}));
+    assert_eq!(st, 200, "{v}");
+    assert_eq!(v["status"], "mated");
+    // Analysis of a finished position is refused with a reason.
+    let (st, v) = b.act(&g, "analyse", json!({}));
+    assert_eq!(st, 409, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("over"), "{v}");
 }

@@ -22,12 +22,12 @@ fn post(port: u16, path: &str, body: &str) -> String {
     out.split_once("\r\n\r\n").unwrap().1.to_string()
 }
 
-/// Threads of this process whose name is `name`.
-fn threads_named(name: &str) -> usize {
+/// Threads of this process whose name starts with `prefix`.
+fn threads_named(prefix: &str) -> usize {
     std::fs::read_dir("/proc/self/task")
         .unwrap()
         .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
-        .filter(|comm| comm.trim() == name)
+        .filter(|comm| comm.trim().starts_with(prefix))
         .count()
 }
 
@@ -39,10 +39,11 @@ fn wait_for(what: &str, f: impl Fn() -> bool) {
     }
 }
 
-/// Threads of the engine: its jobs ("search", "mate", the "clock"; threads they start
-/// without a name inherit theirs) and the board's review thread.
+/// Threads of the engine: its jobs ("search", "mate", the "clock"), the Lazy SMP helpers
+/// ("helper 1", ...; threads started without a name inherit their parent's) and the board's
+/// review thread.
 fn threads() -> usize {
-    ["search", "mate", "clock", "gui-review"]
+    ["search", "mate", "clock", "helper", "gui-review"]
         .iter()
         .map(|n| threads_named(n))
         .sum()
@@ -55,7 +56,9 @@ fn superseded_analyses_are_stopped() {
     let state = post(port, "/api/new", r#"{"opponent":"friend"}"#);
     let id = state.split("\"id\":\"").nth(1).unwrap()[..32].to_string();
     let game = format!("/api/game/{id}");
-    let idle = 0;
+    // Whatever engine threads exist before the first analysis (none are expected: the count
+    // is measured, not assumed).
+    let idle = threads();
     // One search at a time (its thread may have a helper or two, a clock, a mate probe).
     for _ in 0..8 {
         post(port, &format!("{game}/analyse"), r#"{"multipv":2}"#);

@@ -3,12 +3,13 @@
 //! Everything the server asks of the engine goes through [`EngineAdapter`]: a search (a
 //! computer move, a hint, live MultiPV analysis), a mate search, or a review of every position
 //! of a game. The adapter drives the engine controller ([`crate::engine::Engine`]) and passes
-//! its structured events (`crate::event`) on, adding the score of the best move to the final
-//! event and the review's own events. A new task stops (and joins) the one before it, so a
+//! the engine's own events (`crate::event`) on unchanged; a review (one search per position of
+//! a game) reports its [`ReviewStep`]s. A new task stops (and joins) the one before it, so a
 //! superseded analysis never keeps running.
 
+use super::lock;
 use crate::engine::{Engine, GoRequest, MateLimit};
-use crate::event::{self, MateAnswer, Score, SearchInfo};
+use crate::event::{Event, Score, Sink};
 use crate::game::{Game, SennichiteRule};
 use crate::movegen;
 use crate::options::{OptionId, OptionValue};
@@ -32,30 +33,22 @@ pub fn score_cp(s: Score) -> i32 {
     }
 }
 
+/// A step of a review (the review is the board's own task: one search per position).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Event {
-    Info(SearchInfo),
-    /// Ends a search task (also after `stop`), with the last score of the first line.
-    BestMove {
-        best: Option<Move>,
-        score: Option<Score>,
-    },
-    /// Ends a mate task.
-    Checkmate(MateAnswer),
-    /// One position of a review is done: position `index` of the game, its score and best
-    /// move (no move when the game is over there).
-    Reviewed {
+pub enum ReviewStep {
+    /// Position `index` of the game is done: its score (side to move's view) and best move
+    /// (no move when the game is over there).
+    Position {
         index: usize,
         score: Score,
         best: Option<Move>,
     },
-    /// Ends a review task; `complete` is false when it was stopped.
-    ReviewDone {
-        complete: bool,
-    },
+    /// The review ended; `complete` is false when it was stopped.
+    Done { complete: bool },
 }
 
-pub type Sink = Arc<dyn Fn(Event) + Send + Sync>;
+/// Where a review's steps go. Called from the review's thread.
+pub type ReviewSink = Arc<dyn Fn(ReviewStep) + Send + Sync>;
 
 /// What a search may use.
 #[derive(Clone, Debug)]
@@ -73,8 +66,6 @@ pub enum Task {
     Search(SearchSpec),
     /// Look for a forced mate for the side to move within `ms` milliseconds.
     Mate { ms: u64 },
-    /// Score every position of the game in turn, `spec` each (from the first to the last).
-    Review(SearchSpec),
 }
 
 struct Review {
@@ -112,70 +103,50 @@ fn configure(engine: &mut Engine, spec: &SearchSpec) {
     engine.set_sennichite(spec.sennichite);
 }
 
-/// The engine's events as the board's: info lines pass, the bestmove gets the last score of
-/// the first line, messages go to the log.
-fn translate(sink: Sink) -> event::Sink {
-    let last: Mutex<Option<Score>> = Mutex::new(None);
-    Arc::new(move |ev: event::Event| match ev {
-        event::Event::Info(info) => {
-            if info.multipv == 1 {
-                *super::session::lock(&last) = Some(info.score);
-            }
-            sink(Event::Info(info));
-        }
-        event::Event::BestMove { best, .. } => {
-            let score = *super::session::lock(&last);
-            sink(Event::BestMove { best, score });
-        }
-        event::Event::Checkmate(answer) => sink(Event::Checkmate(answer)),
-        event::Event::Message(m) => log::debug!("engine: {m}"),
-        other => log::debug!("engine event ignored: {other:?}"),
-    })
-}
-
 impl EngineAdapter {
     pub fn new() -> EngineAdapter {
         EngineAdapter::default()
     }
 
-    /// Starts `task` on `game`, stopping any task still running. Returns at once; the sink
-    /// gets exactly one closing event ([`Event::BestMove`], [`Event::Checkmate`] or
-    /// [`Event::ReviewDone`]).
+    /// Starts `task` on the current position of `game`, stopping any task still running.
+    /// Returns at once; the engine's events go to `sink`, which gets exactly one final event
+    /// (`BestMove` or `Checkmate`).
     pub fn go(&mut self, game: Game, task: Task, sink: Sink) {
         self.stop();
         let mut engine = self.engine.take().unwrap_or_else(make_engine);
-        match task {
+        let request = match task {
             Task::Search(spec) => {
                 configure(&mut engine, &spec);
-                engine.set_game(game);
-                let request = GoRequest {
+                GoRequest {
                     limits: spec.limits,
                     ..GoRequest::default()
-                };
-                engine.go(request, translate(sink));
-                self.engine = Some(engine);
-            }
-            Task::Mate { ms } => {
-                engine.set_game(game);
-                let request = GoRequest {
-                    mate: Some(MateLimit::Millis(ms.max(1))),
-                    ..GoRequest::default()
-                };
-                engine.go(request, translate(sink));
-                self.engine = Some(engine);
-            }
-            Task::Review(spec) => {
-                configure(&mut engine, &spec);
-                let cancel = Arc::new(AtomicBool::new(false));
-                let flag = cancel.clone();
-                let spawned = std::thread::Builder::new()
-                    .name("gui-review".into())
-                    .spawn(move || review(engine, game, spec, &flag, &sink));
-                match spawned {
-                    Ok(handle) => self.review = Some(Review { cancel, handle }),
-                    Err(e) => log::error!("could not start the review: {e}"),
                 }
             }
+            Task::Mate { ms } => GoRequest {
+                mate: Some(MateLimit::Millis(ms.max(1))),
+                ..GoRequest::default()
+            },
+        };
+        engine.set_game(game);
+        engine.go(request, sink);
+        self.engine = Some(engine);
+    }
+
+    /// Starts the review of every position of `game` in turn, `spec` each (from the first to
+    /// the last), stopping any task still running. `sink` gets one step per position and then
+    /// exactly one [`ReviewStep::Done`].
+    pub fn review(&mut self, game: Game, spec: SearchSpec, sink: ReviewSink) {
+        self.stop();
+        let mut engine = self.engine.take().unwrap_or_else(make_engine);
+        configure(&mut engine, &spec);
+        let cancel = Arc::new(AtomicBool::new(false));
+        let flag = cancel.clone();
+        let spawned = std::thread::Builder::new()
+            .name("gui-review".into())
+            .spawn(move || review(engine, game, spec, &flag, &sink));
+        match spawned {
+            Ok(handle) => self.review = Some(Review { cancel, handle }),
+            Err(e) => log::error!("could not start the review: {e}"),
         }
     }
 
@@ -206,7 +177,7 @@ fn review(
     game: Game,
     spec: SearchSpec,
     cancel: &AtomicBool,
-    sink: &Sink,
+    sink: &ReviewSink,
 ) -> Engine {
     let mut part = Game::new(*game.start());
     let total = game.positions().len();
@@ -222,7 +193,7 @@ fn review(
             break;
         }
         if !movegen::has_legal_move(part.current()) {
-            sink(Event::Reviewed {
+            sink(ReviewStep::Position {
                 index,
                 score: Score::Mate(0),
                 best: None,
@@ -232,16 +203,20 @@ fn review(
         engine.set_game(part.clone());
         let (tx, rx) = mpsc::channel();
         let tx = Mutex::new(tx);
-        let inner: Sink = Arc::new(move |ev: Event| {
-            if let Event::BestMove { best, score } = ev {
-                let _ = super::session::lock(&tx).send((best, score));
+        // The score of the best move is the last one of the first line.
+        let last: Mutex<Option<Score>> = Mutex::new(None);
+        let inner: Sink = Arc::new(move |ev: Event| match ev {
+            Event::Info(info) if info.multipv == 1 => *lock(&last) = Some(info.score),
+            Event::BestMove { best, .. } => {
+                let _ = lock(&tx).send((best, *lock(&last)));
             }
+            _ => {}
         });
         let request = GoRequest {
             limits: spec.limits.clone(),
             ..GoRequest::default()
         };
-        engine.go(request, translate(inner));
+        engine.go(request, inner);
         let answer = loop {
             match rx.recv_timeout(Duration::from_millis(20)) {
                 Ok(a) => break Some(a),
@@ -259,11 +234,11 @@ fn review(
             break;
         }
         match answer {
-            Some((best, Some(score))) => sink(Event::Reviewed { index, score, best }),
+            Some((best, Some(score))) => sink(ReviewStep::Position { index, score, best }),
             _ => log::warn!("review: no score for position {index}"),
         }
     }
-    sink(Event::ReviewDone { complete });
+    sink(ReviewStep::Done { complete });
     engine
 }
 

@@ -1,15 +1,24 @@
 //! `gogo gui`: a local web board for playing and analysing with the engine.
 //!
-//! A small synchronous HTTP server (`tiny_http`) on 127.0.0.1 serves one page (HTML, CSS and
-//! JavaScript embedded in the binary) and a JSON API. The page never implements the rules:
-//! legal moves, results and SFENs come from the rules core through [`session::Session`]. All
-//! engine work goes through [`analysis::EngineAdapter`]. See `docs/gui.md`.
+//! An HTTP server on 127.0.0.1 (hyper and axum on a small tokio runtime, see [`server`])
+//! serves one page (HTML, CSS and JavaScript embedded in the binary) and a JSON API. The page
+//! never implements the rules: legal moves, results, SFENs and records come from the rules core
+//! through [`session::Session`]. All engine work goes through [`analysis::EngineAdapter`]; the
+//! engine itself stays synchronous and the runtime only serves HTTP. See `docs/gui.md`.
 
 pub mod analysis;
+pub mod requests;
 mod server;
 pub mod session;
 
-pub use server::{start, Server};
+pub use server::{start, start_with, Config, Server};
+
+use std::sync::{Mutex, MutexGuard};
+
+/// Locks `m`, taking the value of a mutex poisoned by a panic (the board's state stays usable).
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -40,6 +49,9 @@ impl ApiError {
     }
     pub fn internal(message: &str) -> ApiError {
         ApiError::new(500, message)
+    }
+    pub fn busy(message: &str) -> ApiError {
+        ApiError::new(503, message)
     }
 }
 

@@ -1,11 +1,13 @@
 //! One game of the browser board: the rules core's [`Game`], who plays it, its engine and the
-//! results of analysis. Every answer about the rules (legal moves, results, SFENs) comes from
-//! here; the page only draws what it is told.
+//! results of analysis. Every answer about the rules (legal moves, results, SFENs, records)
+//! comes from here; the page only draws what it is told.
 
-use super::analysis::{self, score_cp, EngineAdapter, Event, SearchSpec, Sink, Task};
-use super::ApiError;
-use crate::event::{MateAnswer, Score, SearchInfo};
+use super::analysis::{self, score_cp, EngineAdapter, ReviewSink, ReviewStep, SearchSpec, Task};
+use super::requests::{Level, NewBody, OpponentKind, Side};
+use super::{lock, ApiError};
+use crate::event::{Event, MateAnswer, Score, SearchInfo, Sink};
 use crate::game::{EndReason, Game, GameResult, GameRules, SennichiteRule};
+use crate::kif;
 use crate::movegen;
 use crate::notation;
 use crate::params::SKILL_FULL;
@@ -15,40 +17,21 @@ use crate::tt::Bound;
 use crate::types::{Color, Move, PieceKind, Square};
 use serde_json::{json, Value};
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The default move limit (plies), as in the minishogi app players know.
 pub const DEFAULT_MAX_PLIES: u32 = 400;
 /// Longest live analysis before it stops by itself (a forgotten tab must not burn a core).
 const LIVE_ANALYSIS_MS: u64 = 120_000;
+/// Most moves a loaded record or one move request may have.
+pub const MAX_MOVES: usize = 2000;
 /// Score loss (centipawns, mover's view) from which a move is an inaccuracy, a mistake, a blunder.
 pub const INACCURACY: i32 = 80;
 pub const MISTAKE: i32 = 200;
 pub const BLUNDER: i32 = 500;
 
-pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Level {
-    Easy,
-    Medium,
-    Hard,
-    Full,
-}
-
 impl Level {
-    pub fn parse(s: &str) -> Option<Level> {
-        Some(match s {
-            "easy" => Level::Easy,
-            "medium" => Level::Medium,
-            "hard" => Level::Hard,
-            "full" => Level::Full,
-            _ => return None,
-        })
-    }
     pub fn name(self) -> &'static str {
         match self {
             Level::Easy => "easy",
@@ -74,74 +57,97 @@ pub enum Opponent {
     Computer { level: Level, human: Color },
 }
 
-/// How a new game is set up.
+/// How a new game is set up: its start, the moves already played (a loaded record) and rules.
 #[derive(Clone, Debug)]
 pub struct NewGame {
     pub opponent: Opponent,
-    pub sfen: Option<String>,
+    pub start: Position,
+    pub moves: Vec<Move>,
     pub rules: GameRules,
     /// Thinking time of the computer at full strength, of a hint and of each position of a
     /// review (milliseconds).
     pub think_ms: u64,
 }
 
+/// A game from a record: a KIF, a USI `position ...` line, `startpos [moves ...]`,
+/// `sfen ... [moves ...]` or a bare SFEN.
+pub fn parse_record(text: &str) -> Result<Game, String> {
+    let t = text.trim_start_matches('\u{feff}').trim();
+    if t.is_empty() {
+        return Err("the record is empty".into());
+    }
+    let usi = t.strip_prefix("position").map(str::trim_start).unwrap_or(t);
+    let game = if usi.starts_with("startpos") || usi.starts_with("sfen ") {
+        Game::parse_position(usi).map_err(|e| format!("bad USI position: {e}"))?
+    } else if usi
+        .split_whitespace()
+        .next()
+        .is_some_and(|w| w.contains('/'))
+    {
+        // A bare SFEN, perhaps with moves.
+        Game::parse_position(&format!("sfen {usi}")).map_err(|e| format!("bad SFEN: {e}"))?
+    } else {
+        let k = kif::read(t).map_err(|e| format!("bad record: {e}"))?;
+        k.game
+    };
+    if game.moves().len() > MAX_MOVES {
+        return Err(format!("the record has more than {MAX_MOVES} moves"));
+    }
+    // Replayed move by move, so that the game knows its repetitions.
+    let mut out = Game::new(*game.start());
+    for &m in game.moves() {
+        out.play(m)
+            .map_err(|e| format!("bad move in the record: {e}"))?;
+    }
+    Ok(out)
+}
+
 impl NewGame {
-    /// Reads the JSON body of `POST /api/new`; every field is optional.
-    pub fn from_json(v: &Value) -> Result<NewGame, ApiError> {
-        let text = |k: &str| v.get(k).and_then(Value::as_str);
-        let level = match text("level") {
-            None => Level::Easy,
-            Some(s) => Level::parse(s)
-                .ok_or_else(|| ApiError::bad("level must be easy, medium, hard or full"))?,
+    /// The typed body of `POST /api/new`; every field is optional.
+    pub fn from_body(v: &NewBody) -> Result<NewGame, ApiError> {
+        let level = v.level.unwrap_or(Level::Easy);
+        let human = match v.human {
+            None | Some(Side::Sente) => Color::Black,
+            Some(Side::Gote) => Color::White,
         };
-        let human = match text("human") {
-            None | Some("b") | Some("sente") => Color::Black,
-            Some("w") | Some("gote") => Color::White,
-            Some(_) => return Err(ApiError::bad("human must be \"b\" (sente) or \"w\" (gote)")),
+        let opponent = match v.opponent {
+            None | Some(OpponentKind::Computer) => Opponent::Computer { level, human },
+            Some(OpponentKind::Friend) => Opponent::Friend,
         };
-        let opponent = match text("opponent") {
-            None | Some("computer") => Opponent::Computer { level, human },
-            Some("friend") => Opponent::Friend,
-            Some(_) => return Err(ApiError::bad("opponent must be computer or friend")),
-        };
-        let sennichite = match text("sennichite") {
+        let sennichite = match v.sennichite.as_deref() {
             None => SennichiteRule::Draw,
             Some(s) => SennichiteRule::parse(s)
                 .ok_or_else(|| ApiError::bad("sennichite must be draw or gote-wins"))?,
         };
-        let max_plies = match v.get("max_plies") {
-            None | Some(Value::Null) => DEFAULT_MAX_PLIES,
-            Some(n) => n
-                .as_u64()
-                .filter(|&n| n <= 100_000)
-                .ok_or_else(|| ApiError::bad("max_plies must be a number 0..=100000"))?
-                as u32,
+        let max_plies = match v.max_plies {
+            None => DEFAULT_MAX_PLIES,
+            Some(n) if n <= 100_000 => n,
+            Some(_) => return Err(ApiError::bad("max_plies must be a number 0..=100000")),
         };
-        let think_ms = match v.get("think_ms") {
-            None | Some(Value::Null) => 1000,
-            Some(n) => n
-                .as_u64()
-                .filter(|&n| (10..=60_000).contains(&n))
-                .ok_or_else(|| ApiError::bad("think_ms must be 10..=60000"))?,
+        let think_ms = match v.think_ms {
+            None => 1000,
+            Some(n) if (10..=60_000).contains(&n) => n,
+            Some(_) => return Err(ApiError::bad("think_ms must be 10..=60000")),
         };
-        let sfen = match v.get("sfen") {
-            None | Some(Value::Null) => None,
-            Some(Value::String(s)) if s.trim().is_empty() => None,
-            Some(Value::String(s)) => {
-                let s = s.trim();
+        let game = match (v.sfen.as_deref().map(str::trim), v.record.as_deref()) {
+            (Some(s), None) if !s.is_empty() => {
                 let s = s.strip_prefix("sfen ").unwrap_or(s).trim();
                 if s == "startpos" {
-                    None
+                    Game::new(Position::startpos())
                 } else {
-                    Position::from_sfen(s).map_err(|e| ApiError::bad(&format!("bad SFEN: {e}")))?;
-                    Some(s.to_string())
+                    let p = Position::from_sfen(s)
+                        .map_err(|e| ApiError::bad(&format!("bad SFEN: {e}")))?;
+                    Game::new(p)
                 }
             }
-            Some(_) => return Err(ApiError::bad("sfen must be a string")),
+            (None | Some(_), None) => Game::new(Position::startpos()),
+            (None, Some(r)) => parse_record(r).map_err(|e| ApiError::bad(&e))?,
+            (Some(_), Some(_)) => return Err(ApiError::bad("give sfen or record, not both")),
         };
         Ok(NewGame {
             opponent,
-            sfen,
+            start: *game.start(),
+            moves: game.moves().to_vec(),
             rules: GameRules {
                 sennichite,
                 max_plies,
@@ -159,10 +165,12 @@ pub struct Live {
     /// "analysis", "review", "move", "hint", "mate" or "" when idle.
     pub kind: &'static str,
     pub running: bool,
-    /// Index of the analysed position in the game (live analysis).
+    /// Index (ply) of the searched position in the game.
     pub index: usize,
-    /// Side to move of the analysed position.
+    /// Side to move of the searched position.
     pub side: Option<Color>,
+    /// Key of the searched position.
+    pub key: u64,
     /// Latest line per MultiPV slot.
     pub lines: Vec<SearchInfo>,
     pub review_done: usize,
@@ -192,11 +200,100 @@ pub struct Shared {
     pub evals: Evals,
 }
 
+impl Shared {
+    /// The one place where a task's live state is set up; returns the task's number.
+    fn begin(&mut self, kind: &'static str, index: usize, pos: &Position, total: usize) -> u64 {
+        self.live = Live {
+            task: self.live.task + 1,
+            kind,
+            running: true,
+            index,
+            side: Some(pos.side_to_move()),
+            key: pos.key(),
+            review_total: total,
+            ..Live::default()
+        };
+        self.live.task
+    }
+
+    /// An engine event of task `task`: lines are kept (and scores of live analysis go to the
+    /// graph); the final event ends the task. Events of an older task are dropped.
+    fn on_event(&mut self, task: u64, ev: &Event) {
+        if self.live.task != task {
+            return;
+        }
+        match ev {
+            Event::Info(info) => self.on_info(info),
+            Event::BestMove { .. } | Event::Checkmate(_) => self.live.running = false,
+            _ => {}
+        }
+    }
+
+    fn on_info(&mut self, info: &SearchInfo) {
+        let live = &mut self.live;
+        if live.kind == "analysis" && info.multipv == 1 && info.bound == Bound::Exact {
+            let (index, key) = (live.index, live.key);
+            let cp = sente_cp(live.side.unwrap_or(Color::Black), info.score);
+            let better = match self.evals.by_index.get(index).copied().flatten() {
+                Some((k, _, d)) => k != key || d <= info.depth,
+                None => true,
+            };
+            if better {
+                self.evals.set(index, key, cp, info.depth);
+            }
+        }
+        let slot = info.multipv.max(1) - 1;
+        let lines = &mut live.lines;
+        if lines.len() <= slot {
+            lines.resize(slot + 1, info.clone());
+        }
+        if info.bound == Bound::Exact || lines[slot].pv.len() <= info.pv.len() {
+            lines[slot] = info.clone();
+        } else {
+            // A fail-high/low report: keep the last exact line, count the work.
+            let l = &mut lines[slot];
+            l.nodes = info.nodes;
+            l.nps = info.nps;
+            l.time_ms = info.time_ms;
+        }
+    }
+
+    /// The score of the first line of the task, if any.
+    fn top_score(&self) -> Option<Score> {
+        self.live.lines.first().map(|l| l.score)
+    }
+}
+
 /// Names a task started for a waiting request: the game version and task number it began with.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Ticket {
     version: u64,
     task: u64,
+}
+
+/// The sentence that says how a game ended.
+pub fn result_text(r: &GameResult) -> String {
+    let winner = match r.winner {
+        Some(Color::Black) => "Sente",
+        Some(Color::White) => "Gote",
+        None => "",
+    };
+    let loser = match r.winner {
+        Some(Color::Black) => "Gote",
+        _ => "Sente",
+    };
+    match r.reason {
+        EndReason::Checkmate => format!("Checkmate: {winner} wins"),
+        EndReason::NoLegalMove => format!("{loser} has no legal move: {winner} wins"),
+        EndReason::Sennichite if r.winner.is_none() => "Fourfold repetition: draw".to_string(),
+        EndReason::Sennichite => format!("Fourfold repetition: {winner} wins"),
+        EndReason::PerpetualCheck => format!("Perpetual check: {loser} loses, {winner} wins"),
+        EndReason::MoveLimit => "Move limit reached: draw".to_string(),
+    }
+}
+
+fn game_over(r: &GameResult) -> ApiError {
+    ApiError::conflict(&format!("the game is over: {}", result_text(r)))
 }
 
 pub struct Session {
@@ -207,9 +304,10 @@ pub struct Session {
     pub version: u64,
     pub engine: EngineAdapter,
     pub shared: Arc<Mutex<Shared>>,
+    /// The last request for this game (a page polls while it analyses; see the watchdog).
     pub last_used: Instant,
-    /// The last hint: (version, move).
-    hint: Option<(u64, Move)>,
+    /// The last hint: (version, ply, move).
+    hint: Option<(u64, usize, Move)>,
 }
 
 fn sente_cp(side: Color, score: Score) -> i32 {
@@ -247,29 +345,10 @@ fn reason_name(r: EndReason) -> &'static str {
 }
 
 pub fn result_json(r: &GameResult) -> Value {
-    let winner = match r.winner {
-        Some(Color::Black) => "Sente",
-        Some(Color::White) => "Gote",
-        None => "",
-    };
-    let loser = match r.winner {
-        Some(Color::Black) => "Gote",
-        _ => "Sente",
-    };
-    let text = match r.reason {
-        EndReason::Checkmate => format!("Checkmate: {winner} wins"),
-        EndReason::NoLegalMove => format!("{loser} has no legal move: {winner} wins"),
-        EndReason::Sennichite if r.winner.is_none() => "Fourfold repetition: draw".to_string(),
-        EndReason::Sennichite => format!("Fourfold repetition: {winner} wins"),
-        EndReason::PerpetualCheck => {
-            format!("Perpetual check: {loser} loses, {winner} wins")
-        }
-        EndReason::MoveLimit => "Move limit reached: draw".to_string(),
-    };
     json!({
         "winner": r.winner.map(color_name),
         "reason": reason_name(r.reason),
-        "text": text,
+        "text": result_text(r),
     })
 }
 
@@ -302,15 +381,29 @@ fn mark_of(loss: i32) -> &'static str {
     }
 }
 
+/// The first `ply` moves of `game`, replayed (so that repetitions are known).
+fn truncated(game: &Game, ply: usize) -> Game {
+    let mut g = Game::new(*game.start());
+    for &m in &game.moves()[..ply.min(game.moves().len())] {
+        // The game's own moves were legal when played.
+        if g.play(m).is_err() {
+            break;
+        }
+    }
+    g
+}
+
 impl Session {
     pub fn new(id: String, setup: NewGame) -> Session {
-        let start = match &setup.sfen {
-            Some(s) => Position::from_sfen(s).unwrap_or_else(|_| Position::startpos()),
-            None => Position::startpos(),
-        };
+        let mut game = Game::new(setup.start);
+        for &m in &setup.moves {
+            if game.play(m).is_err() {
+                break;
+            }
+        }
         Session {
             id,
-            game: Game::new(start),
+            game,
             setup,
             version: 1,
             engine: EngineAdapter::new(),
@@ -331,6 +424,12 @@ impl Session {
         }
     }
 
+    /// Whether the engine works on a live analysis or a review (the tasks nobody waits for).
+    pub fn analysing(&self) -> bool {
+        let sh = lock(&self.shared);
+        sh.live.running && matches!(sh.live.kind, "analysis" | "review")
+    }
+
     /// Stops whatever the engine does (the game is about to change, or a new task starts).
     pub fn stop_engine(&mut self) {
         self.engine.stop();
@@ -343,6 +442,16 @@ impl Session {
         self.stop_engine();
         self.version += 1;
         self.hint = None;
+    }
+
+    /// Position `ply` of the game (default: the last) as a game of its own.
+    fn game_at(&self, ply: Option<usize>) -> Result<Game, ApiError> {
+        match ply {
+            None => Ok(self.game.clone()),
+            Some(p) if p == self.game.moves().len() => Ok(self.game.clone()),
+            Some(p) if p < self.game.moves().len() => Ok(truncated(&self.game, p)),
+            Some(_) => Err(ApiError::bad("ply is past the end of the game")),
+        }
     }
 
     /// The USI `position` command of the game.
@@ -363,9 +472,11 @@ impl Session {
         s
     }
 
-    /// Everything the page draws.
-    pub fn state_json(&self) -> Value {
-        let pos = self.game.current();
+    /// Everything the page draws, showing position `view` of the game (default: the last).
+    pub fn state_json(&self, view: Option<usize>) -> Result<Value, ApiError> {
+        let ply = view.unwrap_or(self.game.moves().len());
+        let shown = self.game_at(Some(ply))?;
+        let pos = shown.current();
         let board: Vec<Value> = Square::all()
             .map(|sq| match pos.piece_on(sq) {
                 Some(p) => json!({"c": color_name(p.color), "k": kind_name(p.kind)}),
@@ -383,7 +494,8 @@ impl Session {
             Value::Object(o)
         };
         let result = self.result();
-        let legal: Vec<Value> = if result.is_some() {
+        let shown_result = shown.result(self.setup.rules);
+        let legal: Vec<Value> = if shown_result.is_some() {
             Vec::new()
         } else {
             movegen::legal_moves(pos)
@@ -402,11 +514,13 @@ impl Session {
                 ("computer", Some(level.name()), Some(color_name(human)))
             }
         };
+        let at_end = ply == self.game.moves().len();
         let hint = self
             .hint
-            .filter(|&(v, _)| v == self.version)
-            .map(|(_, m)| move_json(m));
-        json!({
+            .filter(|&(v, p, _)| v == self.version && p == ply && shown_result.is_none())
+            .map(|(_, _, m)| move_json(m));
+        let japanese = kif::japanese_moves(self.game.start(), self.game.moves());
+        Ok(json!({
             "id": self.id,
             "version": self.version,
             "sfen": pos.to_sfen(),
@@ -414,25 +528,28 @@ impl Session {
             "usi": self.usi_position(),
             "side": color_name(pos.side_to_move()),
             "ply": self.game.moves().len(),
+            "view": ply,
             "move_number": pos.move_number(),
             "board": board,
             "hands": {"b": hand(Color::Black), "w": hand(Color::White)},
             "legal": legal,
             "check": check,
-            "last_move": self.game.moves().last().map(|&m| move_json(m)),
+            "last_move": shown.moves().last().map(|&m| move_json(m)),
             "moves": self.game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            "moves_ja": japanese,
             "result": result.as_ref().map(result_json),
+            "shown_result": shown_result.as_ref().map(result_json),
             "opponent": opponent,
             "level": level,
             "human": human,
-            "computer_to_move": result.is_none()
+            "computer_to_move": at_end && result.is_none()
                 && self.computer_color() == Some(pos.side_to_move()),
             "rules": {"sennichite": self.setup.rules.sennichite.name(),
                       "max_plies": self.setup.rules.max_plies},
             "think_ms": self.setup.think_ms,
             "hint": hint,
             "evals": self.evals_json(),
-        })
+        }))
     }
 
     /// Scores per position (sente's view) and marks per move, where known.
@@ -465,17 +582,19 @@ impl Session {
         json!({"scores": cps, "marks": marks})
     }
 
-    pub fn play(&mut self, texts: &[String]) -> Result<(), ApiError> {
+    /// Plays `texts` (USI moves) from position `ply` (default: the last); the moves after
+    /// `ply` are dropped (no branches are kept).
+    pub fn play(&mut self, texts: &[String], ply: Option<usize>) -> Result<(), ApiError> {
         if texts.is_empty() {
             return Err(ApiError::bad("no move given"));
         }
-        let mut game = self.game.clone();
+        if texts.len() > MAX_MOVES {
+            return Err(ApiError::bad("too many moves"));
+        }
+        let mut game = self.game_at(ply)?;
         for t in texts {
             if let Some(r) = game.result(self.setup.rules) {
-                return Err(ApiError::conflict(&format!(
-                    "the game is over: {}",
-                    result_json(&r)["text"].as_str().unwrap_or("")
-                )));
+                return Err(game_over(&r));
             }
             let m = notation::parse_move(game.current(), t)
                 .map_err(|e| ApiError::bad(&e.to_string()))?;
@@ -511,43 +630,43 @@ impl Session {
         }
     }
 
-    /// Starts a task whose events go to the caller through a channel (computer move, hint,
-    /// mate search); returns the receiver and the game version it was started for.
-    fn start_waited(&mut self, kind: &'static str, task: Task) -> (mpsc::Receiver<Event>, Ticket) {
+    /// Starts `task` on `game` (a position of this game); its events go to the live state and,
+    /// when `tx` is given, to a waiting request. Returns the task's ticket.
+    fn start_task(
+        &mut self,
+        kind: &'static str,
+        game: Game,
+        task: Task,
+        tx: Option<mpsc::Sender<Event>>,
+    ) -> Ticket {
         self.stop_engine();
-        let (tx, rx) = mpsc::channel();
-        let tx = Mutex::new(tx);
+        let index = game.moves().len();
+        let task_no = lock(&self.shared).begin(kind, index, game.current(), 0);
         let shared = self.shared.clone();
-        let task_no = {
-            let mut sh = lock(&self.shared);
-            sh.live = Live {
-                task: sh.live.task + 1,
-                kind,
-                running: true,
-                index: self.game.moves().len(),
-                side: Some(self.game.current().side_to_move()),
-                ..Live::default()
-            };
-            sh.live.task
-        };
+        let tx = tx.map(Mutex::new);
         let sink: Sink = Arc::new(move |ev: Event| {
-            let closing = matches!(ev, Event::BestMove { .. } | Event::Checkmate(_));
-            if closing {
-                let mut sh = lock(&shared);
-                if sh.live.task == task_no {
-                    sh.live.running = false;
-                }
+            lock(&shared).on_event(task_no, &ev);
+            if let Some(tx) = &tx {
+                let _ = lock(tx).send(ev);
             }
-            let _ = lock(&tx).send(ev);
         });
-        self.engine.go(self.game.clone(), task, sink);
-        (
-            rx,
-            Ticket {
-                version: self.version,
-                task: task_no,
-            },
-        )
+        self.engine.go(game, task, sink);
+        Ticket {
+            version: self.version,
+            task: task_no,
+        }
+    }
+
+    /// Starts a task whose final event the caller waits for (computer move, hint, mate).
+    fn start_waited(
+        &mut self,
+        kind: &'static str,
+        game: Game,
+        task: Task,
+    ) -> (mpsc::Receiver<Event>, Ticket) {
+        let (tx, rx) = mpsc::channel();
+        let ticket = self.start_task(kind, game, task, Some(tx));
+        (rx, ticket)
     }
 
     /// Whether the task of `t` is still the game's latest and the game unchanged.
@@ -560,10 +679,7 @@ impl Session {
         &mut self,
     ) -> Result<(mpsc::Receiver<Event>, Ticket, u64), ApiError> {
         if let Some(r) = self.result() {
-            return Err(ApiError::conflict(&format!(
-                "the game is over: {}",
-                result_json(&r)["text"].as_str().unwrap_or("")
-            )));
+            return Err(game_over(&r));
         }
         let Opponent::Computer { level, .. } = self.setup.opponent else {
             return Err(ApiError::conflict("this game is against a friend"));
@@ -580,7 +696,7 @@ impl Session {
             analysis::movetime(ms.max(5_000))
         };
         let spec = self.spec(skill, limits, 1);
-        let (rx, v) = self.start_waited("move", Task::Search(spec));
+        let (rx, v) = self.start_waited("move", self.game.clone(), Task::Search(spec));
         Ok((rx, v, ms.max(5_000) + 10_000))
     }
 
@@ -598,38 +714,63 @@ impl Session {
             .map_err(|e| ApiError::internal(&format!("engine move rejected: {e}")))
     }
 
-    pub fn start_hint(&mut self) -> Result<(mpsc::Receiver<Event>, Ticket, u64), ApiError> {
-        if let Some(r) = self.result() {
-            return Err(ApiError::conflict(&format!(
-                "the game is over: {}",
-                result_json(&r)["text"].as_str().unwrap_or("")
-            )));
+    /// A game whose position `ply` is still to be played (not over).
+    fn playable_at(&self, ply: Option<usize>) -> Result<Game, ApiError> {
+        let game = self.game_at(ply)?;
+        match game.result(self.setup.rules) {
+            Some(r) => Err(ApiError::conflict(&format!(
+                "the game is over in this position: {}",
+                result_text(&r)
+            ))),
+            None => Ok(game),
         }
+    }
+
+    pub fn start_hint(
+        &mut self,
+        ply: Option<usize>,
+    ) -> Result<(mpsc::Receiver<Event>, Ticket, u64), ApiError> {
+        let game = self.playable_at(ply)?;
         let ms = self.setup.think_ms.min(3_000);
         let spec = self.spec(SKILL_FULL, analysis::movetime(ms), 1);
-        let (rx, v) = self.start_waited("hint", Task::Search(spec));
+        let (rx, v) = self.start_waited("hint", game, Task::Search(spec));
         Ok((rx, v, ms + 10_000))
     }
 
-    pub fn finish_hint(
-        &mut self,
-        t: Ticket,
-        best: Option<Move>,
-        score: Option<Score>,
-    ) -> Result<Value, ApiError> {
+    pub fn finish_hint(&mut self, t: Ticket, best: Option<Move>) -> Result<Value, ApiError> {
         if !self.current(t) {
             return Err(ApiError::conflict(
                 "the game changed while the engine was thinking",
             ));
         }
         let m = best.ok_or_else(|| ApiError::conflict("no move to hint"))?;
-        self.hint = Some((t.version, m));
-        Ok(json!({"hint": move_json(m), "score": score.map(score_json)}))
+        let (ply, score) = {
+            let sh = lock(&self.shared);
+            (sh.live.index, sh.top_score())
+        };
+        self.hint = Some((t.version, ply, m));
+        Ok(json!({"hint": move_json(m), "ply": ply, "score": score.map(score_json)}))
     }
 
-    pub fn start_mate(&mut self, ms: u64) -> (mpsc::Receiver<Event>, Ticket, u64) {
-        let (rx, v) = self.start_waited("mate", Task::Mate { ms });
-        (rx, v, ms + 10_000)
+    /// Starts a mate search at position `ply`; the inner `Err` is the answer, given at once,
+    /// when the side to move there has no move (already mated).
+    #[allow(clippy::type_complexity)]
+    pub fn start_mate(
+        &mut self,
+        ms: u64,
+        ply: Option<usize>,
+    ) -> Result<Result<(mpsc::Receiver<Event>, Ticket, u64), Value>, ApiError> {
+        let game = self.game_at(ply)?;
+        if !movegen::has_legal_move(game.current()) {
+            let status = if game.current().in_check() {
+                "mated"
+            } else {
+                "nomove"
+            };
+            return Ok(Err(json!({"status": status, "line": []})));
+        }
+        let (rx, v) = self.start_waited("mate", game, Task::Mate { ms });
+        Ok(Ok((rx, v, ms + 10_000)))
     }
 
     pub fn finish_mate(&mut self, t: Ticket, answer: MateAnswer) -> Result<Value, ApiError> {
@@ -647,68 +788,16 @@ impl Session {
         Ok(v)
     }
 
-    /// Starts live MultiPV analysis of the current position; results are polled.
-    pub fn start_analysis(&mut self, multipv: usize) {
-        self.stop_engine();
-        let index = self.game.moves().len();
-        let pos = *self.game.current();
-        let side = pos.side_to_move();
-        let key = pos.key();
-        let task_no = {
-            let mut sh = lock(&self.shared);
-            sh.live = Live {
-                task: sh.live.task + 1,
-                kind: "analysis",
-                running: true,
-                index,
-                side: Some(side),
-                ..Live::default()
-            };
-            sh.live.task
-        };
-        let shared = self.shared.clone();
-        let sink: Sink = Arc::new(move |ev: Event| {
-            let mut sh = lock(&shared);
-            if sh.live.task != task_no {
-                return;
-            }
-            match ev {
-                Event::Info(info) => {
-                    if info.multipv == 1 && info.bound == Bound::Exact {
-                        let cp = sente_cp(side, info.score);
-                        let better = match sh.evals.by_index.get(index).copied().flatten() {
-                            Some((k, _, d)) => k != key || d <= info.depth,
-                            None => true,
-                        };
-                        if better {
-                            sh.evals.set(index, key, cp, info.depth);
-                        }
-                    }
-                    let slot = info.multipv - 1;
-                    let lines = &mut sh.live.lines;
-                    if lines.len() <= slot {
-                        lines.resize(slot + 1, info.clone());
-                    }
-                    if info.bound == Bound::Exact || lines[slot].pv.len() <= info.pv.len() {
-                        lines[slot] = info;
-                    } else {
-                        // A fail-high/low report: keep the last exact line, count the work.
-                        let l = &mut lines[slot];
-                        l.nodes = info.nodes;
-                        l.nps = info.nps;
-                        l.time_ms = info.time_ms;
-                    }
-                }
-                Event::BestMove { .. } => sh.live.running = false,
-                _ => {}
-            }
-        });
+    /// Starts live MultiPV analysis of position `ply` (default: the last); results are polled.
+    pub fn start_analysis(&mut self, multipv: usize, ply: Option<usize>) -> Result<(), ApiError> {
+        let game = self.playable_at(ply)?;
         let limits = Limits {
             movetime: Some(LIVE_ANALYSIS_MS),
             ..Limits::default()
         };
         let spec = self.spec(SKILL_FULL, limits, multipv.clamp(1, 5));
-        self.engine.go(self.game.clone(), Task::Search(spec), sink);
+        self.start_task("analysis", game, Task::Search(spec), None);
+        Ok(())
     }
 
     /// Starts the review of every position of the game, `ms` each.
@@ -720,36 +809,27 @@ impl Session {
             .iter()
             .map(|p| (p.key(), p.side_to_move()))
             .collect();
-        let total = keys.len();
         let task_no = {
-            let mut sh = lock(&self.shared);
-            sh.live = Live {
-                task: sh.live.task + 1,
-                kind: "review",
-                running: true,
-                review_total: total,
-                ..Live::default()
-            };
-            sh.live.task
+            let start = *self.game.start();
+            lock(&self.shared).begin("review", 0, &start, keys.len())
         };
         let shared = self.shared.clone();
-        let sink: Sink = Arc::new(move |ev: Event| {
+        let sink: ReviewSink = Arc::new(move |step: ReviewStep| {
             let mut sh = lock(&shared);
             if sh.live.task != task_no {
                 return;
             }
-            match ev {
-                Event::Reviewed { index, score, .. } => {
+            match step {
+                ReviewStep::Position { index, score, .. } => {
                     let (key, side) = keys[index];
                     sh.evals.set(index, key, sente_cp(side, score), -1);
                     sh.live.review_done = index + 1;
                 }
-                Event::ReviewDone { .. } => sh.live.running = false,
-                _ => {}
+                ReviewStep::Done { .. } => sh.live.running = false,
             }
         });
         let spec = self.spec(SKILL_FULL, analysis::movetime(ms), 1);
-        self.engine.go(self.game.clone(), Task::Review(spec), sink);
+        self.engine.review(self.game.clone(), spec, sink);
     }
 
     /// The engine's state for polling.
@@ -780,12 +860,13 @@ impl Session {
             })
             .collect();
         let top = live.lines.first();
+        let index_key = self.game.positions().get(live.index).map(|p| p.key());
         json!({
             "version": self.version,
             "kind": live.kind,
             "running": live.running,
             "index": live.index,
-            "current": live.kind == "analysis" && live.index == self.game.moves().len(),
+            "current": live.kind == "analysis" && index_key == Some(live.key),
             "depth": top.map(|l| l.depth),
             "nodes": top.map(|l| l.nodes),
             "nps": top.map(|l| l.nps),
@@ -794,62 +875,40 @@ impl Session {
         })
     }
 
-    /// A plain-text record of the game.
-    pub fn record(&self) -> String {
-        let mut s = String::new();
-        s.push_str("# Gogo minishogi game record\n");
-        s.push_str(&format!("Start: {}\n", self.game.start().to_sfen()));
+    /// The names of the players (sente, gote).
+    fn players(&self) -> (String, String) {
         match self.setup.opponent {
-            Opponent::Friend => s.push_str("Sente: Player\nGote: Player\n"),
+            Opponent::Friend => ("Player".into(), "Player".into()),
             Opponent::Computer { level, human } => {
                 let comp = format!("Gogo ({})", level.name());
-                let (b, w) = if human == Color::Black {
-                    ("Player".to_string(), comp)
+                if human == Color::Black {
+                    ("Player".into(), comp)
                 } else {
-                    (comp, "Player".to_string())
-                };
-                s.push_str(&format!("Sente: {b}\nGote: {w}\n"));
+                    (comp, "Player".into())
+                }
             }
         }
-        s.push_str(&format!(
-            "Rules: repetition {}, move limit {}\n",
-            self.setup.rules.sennichite.name(),
-            self.setup.rules.max_plies
-        ));
-        s.push_str(&format!("USI: {}\n\n", self.usi_position()));
-        let first = self.game.start().move_number();
-        for (i, (m, p)) in self
-            .game
-            .moves()
-            .iter()
-            .zip(self.game.positions())
-            .enumerate()
-        {
-            let mark = if p.side_to_move() == Color::Black {
-                "☗"
-            } else {
-                "☖"
-            };
-            s.push_str(&format!("{:>4} {mark}{m}\n", first as usize + i));
-        }
-        match self.result() {
-            Some(r) => s.push_str(&format!(
-                "\nResult: {}\n",
-                result_json(&r)["text"].as_str().unwrap_or("")
-            )),
-            None => s.push_str("\nResult: unfinished\n"),
-        }
-        s
+    }
+
+    /// The game as a KIF record (see `crate::kif`).
+    pub fn kif(&self) -> String {
+        let (sente, gote) = self.players();
+        let header = kif::Header {
+            sente,
+            gote,
+            event: "Gogo minishogi".into(),
+        };
+        kif::write(&self.game, &header, self.result())
     }
 }
 
-/// Waits for the closing event of a task started with `start_waited`.
+/// Waits for the final event of a task started with `start_waited`.
 pub fn wait_closing(rx: &mpsc::Receiver<Event>, timeout_ms: u64) -> Option<Event> {
     let deadline = Instant::now() + Duration::from_millis(timeout_ms);
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         match rx.recv_timeout(left) {
-            Ok(ev @ Event::BestMove { .. }) | Ok(ev @ Event::Checkmate(_)) => return Some(ev),
+            Ok(ev) if ev.is_final() => return Some(ev),
             Ok(_) => continue,
             Err(_) => return None,
         }

@@ -163,6 +163,30 @@ impl Driver {
         panic!("click {css}: the element kept going stale");
     }
 
+    /// A PNG of the element `css` finds, as the browser drew it.
+    pub fn element_png(&self, css: &str) -> Vec<u8> {
+        let el = self.cmd(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        let id = el[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("element {css}: {el}"))
+            .to_string();
+        let png = self.cmd("GET", &format!("/element/{id}/screenshot"), None);
+        base64_decode(png.as_str().expect("base64"))
+    }
+
+    /// Resizes the browser window (CSS pixels).
+    pub fn window(&self, width: u32, height: u32) {
+        self.cmd(
+            "POST",
+            "/window/rect",
+            Some(json!({"width": width, "height": height})),
+        );
+    }
+
     /// Drags with the mouse from the centre of one element to the centre of another.
     pub fn drag(&self, from_css: &str, to_css: &str) {
         let centre = |css: &str| -> (i64, i64) {

@@ -1,20 +1,79 @@
 // Gogo board. The page draws what the server says; every rule (legal moves, promotion
-// choices, results, SFENs) comes from the server's rules core.
+// choices, results, SFENs, records) comes from the server's rules core.
 "use strict";
 
+// Kanji of each kind: [sente's, gote's] (the kings differ, as on a real set).
 const GLYPH = {
   K: ["玉", "王"], G: ["金", "金"], S: ["銀", "銀"], B: ["角", "角"], R: ["飛", "飛"],
   P: ["歩", "歩"], "+S": ["全", "全"], "+B": ["馬", "馬"], "+R": ["龍", "龍"], "+P": ["と", "と"],
 };
 const LETTERS = { K: "K", G: "G", S: "S", B: "B", R: "R", P: "P", "+S": "+S", "+B": "H", "+R": "D", "+P": "T" };
 const RANKS = ["a", "b", "c", "d", "e"];
+const SVG_NS = "http://www.w3.org/2000/svg";
 
-let G = null;            // the game state from the server
+// The interface in English and Japanese: elements with data-t get their text from here, and
+// so do the sentences of the page.
+const TEXT = {
+  en: {
+    new: "New game", settings: "Settings", opponent: "Opponent", easy: "Computer: Easy",
+    medium: "Computer: Medium", hard: "Computer: Hard", full: "Computer: Full strength",
+    friend: "Friend", playas: "Play as", "sente-first": "Sente (moves first)", gote: "Gote",
+    repetition: "Repetition", draw: "draw", gotewins: "gote wins", movelimit: "Move limit",
+    pieces: "Pieces", letters: "letters", notation: "Notation", language: "Language",
+    flip: "Flip", undo: "Undo", hint: "Hint", analysis: "Analysis", analyse: "Analyse",
+    stopanalysis: "Stop analysis", lines: "Lines", graph: "Evaluation graph",
+    review: "Analyse whole game", stopreview: "Stop review", moves: "Moves",
+    mate: "Mate search", matebutton: "Search for mate", record: "Record", load: "Load game",
+    copysfen: "Copy SFEN", copyusi: "Copy USI position", downloadkif: "Download KIF",
+    downloadusi: "Download USI", "promote?": "Promote this piece?", promote: "Promote",
+    nopromote: "Do not promote", sente: "Sente", gotename: "Gote", tomove: "to move",
+    yourmove: "your move", thinking: "computer thinking…", check: "check!",
+    viewing: "move {n} of {t}", end: "last position", searching: "searching…",
+    mated: "The side to move is already checkmated", nomove: "No legal move here",
+    nomate: "No mate", timeout: "No mate found in time", matein: "Mate in {n}: {line}",
+    reviewpaused: "Live analysis pauses during the review.", dropped: "Moves after this one were dropped.",
+  },
+  ja: {
+    new: "新規対局", settings: "設定", opponent: "相手", easy: "コンピュータ：初級",
+    medium: "コンピュータ：中級", hard: "コンピュータ：上級", full: "コンピュータ：最強",
+    friend: "対人", playas: "手番", "sente-first": "先手", gote: "後手",
+    repetition: "千日手", draw: "引き分け", gotewins: "後手勝ち", movelimit: "手数制限",
+    pieces: "駒", letters: "英字", notation: "表記", language: "言語",
+    flip: "反転", undo: "待った", hint: "ヒント", analysis: "検討", analyse: "検討開始",
+    stopanalysis: "検討停止", lines: "候補手", graph: "評価値グラフ",
+    review: "全体を解析", stopreview: "解析停止", moves: "棋譜",
+    mate: "詰み探索", matebutton: "詰みを探す", record: "棋譜の読み書き", load: "棋譜を読み込む",
+    copysfen: "SFENをコピー", copyusi: "USIをコピー", downloadkif: "KIFを保存",
+    downloadusi: "USIを保存", "promote?": "成りますか？", promote: "成る",
+    nopromote: "不成", sente: "先手", gotename: "後手", tomove: "の手番",
+    yourmove: "あなたの番", thinking: "考慮中…", check: "王手！",
+    viewing: "{n}手目 / {t}手", end: "最終局面", searching: "探索中…",
+    mated: "すでに詰んでいます", nomove: "指し手がありません",
+    nomate: "詰みなし", timeout: "時間内に詰みは見つかりません", matein: "{n}手詰：{line}",
+    reviewpaused: "解析中は検討を止めます。", dropped: "この後の指し手は消えました。",
+  },
+};
+let lang = "en";
+function t(key, vars) {
+  let s = (TEXT[lang] && TEXT[lang][key]) || TEXT.en[key] || key;
+  for (const k in vars || {}) s = s.replace("{" + k + "}", vars[k]);
+  return s;
+}
+function applyLanguage() {
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  $("analyse-toggle").textContent = t(analysing ? "stopanalysis" : "analyse");
+  $("review").textContent = t(reviewing ? "stopreview" : "review");
+}
+
+let G = null;            // the game state from the server, for the shown position (G.view)
 let flipped = false;
 let sel = null;          // {from: "5e"} or {drop: "G"}
 let busy = false;        // the computer is thinking
-let hint = null;         // a hinted move
+let hint = null;         // a hinted move, for the position G.view
 let analysing = false;
+let reviewing = false;
+let resumeAnalysis = false;
 let pollTimer = null;
 let pendingPromo = null;
 let dragFrom = null;     // where a press started: a drag ends on another square
@@ -59,12 +118,41 @@ function fmtScore(cp) {
   return (cp > 0 ? "+" : "") + (cp / 100).toFixed(2);
 }
 
-function glyph(kind, gote) {
-  return document.body.classList.contains("letters") ? LETTERS[kind] : GLYPH[kind][gote ? 1 : 0];
-}
+function atEnd() { return G && G.view === G.ply; }
 
 function humanMayMove() {
-  return G && !G.result && !busy && !G.computer_to_move;
+  if (!G || G.shown_result || busy) return false;
+  if (G.opponent === "computer") return G.side === G.human && !G.computer_to_move;
+  return true;
+}
+
+// ---------------------------------------------------------------- pieces
+
+function svgEl(name, attrs) {
+  const el = document.createElementNS(SVG_NS, name);
+  for (const k in attrs) el.setAttribute(k, attrs[k]);
+  return el;
+}
+
+// A piece as SVG: the pentagon and the kanji outline (or a letter), no font needed.
+function pieceSvg(kind, gote) {
+  const svg = svgEl("svg", { viewBox: "0 0 100 100", "aria-hidden": "true" });
+  svg.appendChild(svgEl("polygon", {
+    points: "50,3 82,15 95,97 5,97 18,15", fill: "#f6dca4", stroke: "#8a6a30", "stroke-width": "2.5",
+  }));
+  const color = kind[0] === "+" ? "#c00000" : "#1a1a1a";
+  if (document.body.classList.contains("letters")) {
+    const text = svgEl("text", {
+      x: "50", y: "76", "text-anchor": "middle", "font-size": kind.length > 1 && kind[0] === "+" && LETTERS[kind].length > 1 ? "36" : "50",
+      "font-weight": "bold", "font-family": "system-ui, sans-serif", fill: color,
+    });
+    text.textContent = LETTERS[kind];
+    svg.appendChild(text);
+  } else {
+    const ch = GLYPH[kind][gote ? 1 : 0];
+    svg.appendChild(svgEl("path", { d: GLYPH_PATHS[ch], fill: color, transform: "translate(18 24) scale(0.064)" }));
+  }
+  return svg;
 }
 
 // ---------------------------------------------------------------- drawing
@@ -77,11 +165,14 @@ function render() {
   renderArrows();
   renderGraph();
   renderMoves();
-  $("download").href = "/api/game/" + G.id + "/record";
+  $("download").href = "/api/game/" + G.id + "/kif";
+  $("download-usi").href = "/api/game/" + G.id + "/usi";
   $("undo").disabled = busy || G.moves.length === 0;
-  $("hint").disabled = busy || !!G.result;
+  $("hint").disabled = busy || !!G.shown_result;
   $("mate").disabled = busy;
-  $("review").disabled = busy;
+  $("review").disabled = busy && !reviewing;
+  $("nav-first").disabled = $("nav-prev").disabled = G.view === 0;
+  $("nav-next").disabled = $("nav-last").disabled = atEnd();
 }
 
 function renderBoard() {
@@ -100,7 +191,7 @@ function renderBoard() {
       const span = document.createElement("span");
       const gote = p.c === "w";
       span.className = "piece " + (gote !== flipped ? "gote" : "sente") + (p.k[0] === "+" ? " promoted" : "");
-      span.textContent = glyph(p.k, gote);
+      span.appendChild(pieceSvg(p.k, gote));
       span.dataset.piece = (gote ? "w" : "b") + p.k;
       cell.appendChild(span);
       cell.classList.add("occupied");
@@ -122,27 +213,29 @@ function renderBoard() {
 }
 
 function renderHands() {
-  const top = flipped ? "b" : "w";
-  const bottom = flipped ? "w" : "b";
-  fillHand($("hand-top"), top);
-  fillHand($("hand-bottom"), bottom);
+  fillHand($("hand-top"), flipped ? "b" : "w", true);
+  fillHand($("hand-bottom"), flipped ? "w" : "b", false);
 }
 
-function fillHand(el, color) {
+// A hand strip; pieces in the top strip face down the board, whatever their colour.
+function fillHand(el, color, top) {
   el.textContent = "";
-  el.className = "hand " + (color === "w" ? "gote" : "sente") + (G.side === color && !G.result ? " tomove" : "");
+  el.className = "hand " + (color === "w" ? "gote" : "sente") + (top ? " top" : " bottom") +
+    (G.side === color && !G.shown_result ? " tomove" : "");
   el.dataset.color = color;
+  const label = document.createElement("span");
+  label.className = "side-label";
+  label.textContent = color === "w" ? "☖ " + t("gotename") : "☗ " + t("sente");
+  el.appendChild(label);
   const hand = G.hands[color];
   for (const k of ["R", "B", "G", "S", "P"]) {
     if (!hand[k]) continue;
     const b = document.createElement("button");
     b.className = "handpiece";
     b.dataset.hand = color + "-" + k;
+    b.title = k;
     if (sel && sel.drop === k && G.side === color) b.classList.add("selected");
-    const g = document.createElement("span");
-    g.className = "glyph";
-    g.textContent = glyph(k, false);
-    b.appendChild(g);
+    b.appendChild(pieceSvg(k, false));
     const c = document.createElement("span");
     c.className = "count";
     c.textContent = hand[k] > 1 ? hand[k] : "";
@@ -155,19 +248,21 @@ function fillHand(el, color) {
 
 function renderStatus() {
   const st = $("status");
-  if (G.result) {
-    st.textContent = G.result.text;
+  const past = atEnd() ? "" : " · " + t("viewing", { n: G.view, t: G.ply });
+  const result = G.shown_result;
+  if (result) {
+    st.textContent = result.text + past;
     st.className = "over";
-    st.dataset.reason = G.result.reason;
+    st.dataset.reason = result.reason;
     return;
   }
-  st.className = "";
+  st.className = atEnd() ? "" : "past";
   delete st.dataset.reason;
-  const side = G.side === "b" ? "Sente (☗)" : "Gote (☖)";
-  let text = side + " to move";
-  if (G.opponent === "computer") text += G.computer_to_move ? " · computer thinking…" : " · your move";
-  if (G.check) text += " · check!";
-  st.textContent = text;
+  const side = G.side === "b" ? t("sente") + " (☗)" : t("gotename") + " (☖)";
+  let text = side + " " + t("tomove");
+  if (G.opponent === "computer" && atEnd()) text += " · " + (G.computer_to_move ? t("thinking") : t("yourmove"));
+  if (G.check) text += " · " + t("check");
+  st.textContent = text + past;
 }
 
 function cellCenter(sq) {
@@ -179,14 +274,10 @@ function cellCenter(sq) {
 function arrow(svg, from, to, color) {
   const [x1, y1] = cellCenter(from);
   const [x2, y2] = cellCenter(to);
-  const ns = "http://www.w3.org/2000/svg";
-  const line = document.createElementNS(ns, "line");
-  line.setAttribute("x1", x1); line.setAttribute("y1", y1);
-  line.setAttribute("x2", x2); line.setAttribute("y2", y2);
-  line.setAttribute("stroke", color); line.setAttribute("stroke-width", "12");
-  line.setAttribute("stroke-linecap", "round"); line.setAttribute("opacity", "0.7");
-  line.setAttribute("marker-end", "url(#head)");
-  svg.appendChild(line);
+  svg.appendChild(svgEl("line", {
+    x1, y1, x2, y2, stroke: color, "stroke-width": "12", "stroke-linecap": "round",
+    opacity: "0.7", "marker-end": "url(#head)",
+  }));
 }
 
 function renderArrows() {
@@ -196,27 +287,35 @@ function renderArrows() {
   if (hint && hint.from) arrow(svg, hint.from, hint.to, "#2a6fb0");
 }
 
+function graphX(i, n) { return (i / n) * 400; }
+
 function renderGraph() {
   const svg = $("graph");
   const scores = (G.evals && G.evals.scores) || [];
   const marks = (G.evals && G.evals.marks) || [];
   const n = Math.max(scores.length - 1, 1);
-  const x = (i) => (i / n) * 400;
   const y = (cp) => 60 - Math.max(-1000, Math.min(1000, cp)) * 0.055;
   let html = '<line class="axis" x1="0" y1="60" x2="400" y2="60"/>';
-  let pts = [];
-  scores.forEach((s, i) => { if (s !== null) pts.push(x(i).toFixed(1) + "," + y(s).toFixed(1)); });
+  const pts = [];
+  scores.forEach((s, i) => { if (s !== null) pts.push(graphX(i, n).toFixed(1) + "," + y(s).toFixed(1)); });
   if (pts.length > 1) html += '<polyline class="curve" points="' + pts.join(" ") + '"/>';
   marks.forEach((m, i) => {
     if (m && m.mark !== "good" && scores[i + 1] !== null) {
-      html += '<circle class="dot ' + m.mark + '" cx="' + x(i + 1).toFixed(1) + '" cy="' + y(scores[i + 1]).toFixed(1) + '" r="4"/>';
+      html += '<circle class="dot ' + m.mark + '" cx="' + graphX(i + 1, n).toFixed(1) + '" cy="' + y(scores[i + 1]).toFixed(1) + '" r="4"/>';
     }
   });
-  html += '<line class="now" x1="' + x(G.ply).toFixed(1) + '" y1="0" x2="' + x(G.ply).toFixed(1) + '" y2="120"/>';
+  const x = graphX(G.view, n).toFixed(1);
+  html += '<line class="now" x1="' + x + '" y1="0" x2="' + x + '" y2="120"/>';
   svg.innerHTML = html;
 }
 
 const MARK_SIGN = { good: "", inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+function moveText(i) {
+  if (notation() === "ja" && G.moves_ja && G.moves_ja[i]) return G.moves_ja[i];
+  const who = (G.start_sfen.split(" ")[1] === "b") === (i % 2 === 0) ? "☗" : "☖";
+  return who + G.moves[i];
+}
 
 function renderMoves() {
   const ol = $("movelist");
@@ -225,12 +324,24 @@ function renderMoves() {
   G.moves.forEach((m, i) => {
     const li = document.createElement("li");
     const mk = marks[i];
-    const who = (G.start_sfen.split(" ")[1] === "b") === (i % 2 === 0) ? "☗" : "☖";
-    li.textContent = who + m + (mk ? " " + MARK_SIGN[mk.mark] : "");
+    li.textContent = moveText(i) + (mk ? " " + MARK_SIGN[mk.mark] : "");
+    li.dataset.ply = i + 1;
+    li.dataset.usi = m;
     if (mk) { li.className = mk.mark; li.title = mk.mark + " (loss " + mk.loss + ")"; li.dataset.mark = mk.mark; }
+    if (i + 1 === G.view) li.classList.add("shown");
     ol.appendChild(li);
   });
+  const shown = ol.querySelector("li.shown");
+  if (shown) {
+    // Scroll the list's own box only, never the page.
+    const top = shown.offsetTop - ol.offsetTop;
+    if (top < ol.scrollTop || top + shown.offsetHeight > ol.scrollTop + ol.clientHeight) {
+      ol.scrollTop = top - ol.clientHeight / 2;
+    }
+  }
 }
+
+function notation() { return $("notation").value; }
 
 // ---------------------------------------------------------------- moving
 
@@ -282,22 +393,37 @@ function answerPromotion(promote) {
   if (p) playMoves([promote ? p.yes : p.no]);
 }
 
+// Plays from the shown position; from an earlier one, the moves after it are dropped.
 async function playMoves(moves) {
+  const body = { moves };
+  const truncates = !atEnd();
+  if (truncates) body.ply = G.view;
   try {
-    const s = await api("POST", "/api/game/" + G.id + "/move", { moves });
+    const s = await api("POST", "/api/game/" + G.id + "/move", body);
     setState(s);
+    say(truncates ? t("dropped") : "");
   } catch (e) {
     say("Move refused: " + e.message);
     render();
   }
 }
 
+function remember() {
+  if (!G) return;
+  const hash = "#" + G.id + (atEnd() ? "" : "/" + G.view);
+  if (location.hash !== hash) history.replaceState(null, "", location.pathname + location.search + hash);
+}
+
 function setState(s) {
   const changed = !G || G.version !== s.version || G.id !== s.id;
+  const moved = changed || G.view !== s.view;
   G = s;
-  if (changed) { hint = s.hint || null; sel = null; }
+  if (moved) { hint = s.hint || null; sel = null; }
+  if (G.shown_result) hint = null;
   render();
+  remember();
   if (changed) afterChange();
+  else if (moved && analysing) startAnalysis();
 }
 
 function afterChange() {
@@ -307,6 +433,26 @@ function afterChange() {
     startAnalysis();
   }
 }
+
+// The position asked for last (quick key presses step from it, not from the one on screen).
+let wantView = null;
+let viewRequest = 0;
+
+async function showPly(ply) {
+  if (!G || busy) return;
+  const n = Math.max(0, Math.min(G.ply, ply));
+  if (n === (wantView === null ? G.view : wantView)) return;
+  wantView = n;
+  const asked = ++viewRequest;
+  try {
+    const s = await api("GET", "/api/game/" + G.id + (n === G.ply ? "" : "?ply=" + n));
+    if (asked !== viewRequest) return; // a later step is on its way
+    wantView = null;
+    setState(s);
+  } catch (e) { wantView = null; say(e.message); }
+}
+
+function shownView() { return wantView === null ? G.view : wantView; }
 
 async function computerMove(attempt) {
   attempt = attempt || 0;
@@ -333,7 +479,7 @@ async function computerMove(attempt) {
 
 // ---------------------------------------------------------------- buttons
 
-function newGameBody(sfen) {
+function newGameBody(record) {
   const opp = $("opponent").value;
   const body = {
     opponent: opp === "friend" ? "friend" : "computer",
@@ -343,20 +489,38 @@ function newGameBody(sfen) {
   };
   if (opp !== "friend") body.level = opp.split("-")[1];
   if (G) body.replaces = G.id; // the old game of this page is dropped
-  if (sfen) body.sfen = sfen;
+  if (record) body.record = record;
   const think = new URLSearchParams(location.search).get("think_ms");
   if (think) body.think_ms = Number(think);
   return body;
 }
 
-async function newGame(sfen) {
+// Clears what belonged to the previous game or task.
+function clearAnalysisDisplay() {
+  $("lines").textContent = "";
+  $("an-stats").textContent = "";
+  $("evaltext").textContent = "";
+  $("evalfill").style.height = "50%";
+}
+
+function clearGameDisplay() {
+  say("");
+  hint = null;
+  $("mate-result").textContent = "";
+  delete $("mate-result").dataset.status;
+  $("review-text").textContent = "";
+  $("review-progress").value = 0;
+  reviewing = false;
+  $("review").textContent = t("review");
+  clearAnalysisDisplay();
+}
+
+async function newGame(record) {
   try {
-    const s = await api("POST", "/api/new", newGameBody(sfen));
+    const s = await api("POST", "/api/new", newGameBody(record));
     busy = false;
     G = null;
-    say("");
-    $("mate-result").textContent = "";
-    $("lines").textContent = "";
+    clearGameDisplay();
     flipped = s.human === "w";
     $("evalbar").classList.toggle("flipped", flipped);
     setState(s);
@@ -370,26 +534,29 @@ async function undo() {
 }
 
 async function askHint() {
-  say("Thinking about a hint…");
+  say(t("searching"));
   try {
-    const r = await api("POST", "/api/game/" + G.id + "/hint");
-    hint = r.hint;
-    say("Hint: " + r.hint.usi);
+    const r = await api("POST", "/api/game/" + G.id + "/hint", { ply: G.view });
+    if (r.ply === G.view) hint = r.hint;
+    say(t("hint") + ": " + r.hint.usi);
     render();
-  } catch (e) { say("Hint: " + e.message); }
+  } catch (e) { say(t("hint") + ": " + e.message); }
   if (analysing) startAnalysis();
 }
 
 async function mateSearch() {
-  $("mate-result").textContent = "searching…";
+  const out = $("mate-result");
+  out.textContent = t("searching");
+  delete out.dataset.status;
   try {
-    const r = await api("POST", "/api/game/" + G.id + "/mate", { ms: 5000 });
-    const out = $("mate-result");
+    const r = await api("POST", "/api/game/" + G.id + "/mate", { ms: 5000, ply: G.view });
     out.dataset.status = r.status;
-    if (r.status === "mate") out.textContent = "Mate in " + r.plies + ": " + r.line.join(" ");
-    else if (r.status === "nomate") out.textContent = "No mate";
-    else out.textContent = "No mate found in time";
-  } catch (e) { $("mate-result").textContent = e.message; }
+    if (r.status === "mate") out.textContent = t("matein", { n: r.plies, line: r.line.join(" ") });
+    else if (r.status === "mated") out.textContent = t("mated");
+    else if (r.status === "nomove") out.textContent = t("nomove");
+    else if (r.status === "nomate") out.textContent = t("nomate");
+    else out.textContent = t("timeout");
+  } catch (e) { out.textContent = e.message; }
   if (analysing) startAnalysis();
 }
 
@@ -400,17 +567,34 @@ function copy(text) {
   if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => say("Copied."), () => say("Select and copy the text below."));
 }
 
+// A record file: UTF-8 (lishogi), or the older Shift_JIS of Kifu for Windows.
+function decodeRecord(bytes) {
+  try { return new TextDecoder("utf-8", { fatal: true }).decode(bytes); } catch (e) {
+    return new TextDecoder("shift_jis").decode(bytes);
+  }
+}
+
+async function loadFile(file) {
+  if (!file) return;
+  if (file.size > 60000) { say("The file is too large for a record."); return; }
+  const text = decodeRecord(new Uint8Array(await file.arrayBuffer()));
+  $("sfen-input").value = text;
+  newGame(text);
+}
+
 // ---------------------------------------------------------------- analysis
 
 async function startAnalysis() {
+  clearAnalysisDisplay();
   try {
-    await api("POST", "/api/game/" + G.id + "/analyse", { multipv: Number($("multipv").value) });
+    await api("POST", "/api/game/" + G.id + "/analyse", { multipv: Number($("multipv").value), ply: G.view });
     poll();
-  } catch (e) { say("Analysis: " + e.message); }
+  } catch (e) { say(t("analysis") + ": " + e.message); }
 }
 
 async function stopAnalysis() {
   try { await api("POST", "/api/game/" + G.id + "/stop"); } catch (e) { /* gone */ }
+  clearAnalysisDisplay();
 }
 
 function schedulePoll() {
@@ -421,38 +605,53 @@ function schedulePoll() {
 async function poll() {
   clearTimeout(pollTimer);
   if (!G) return;
+  const id = G.id;
   let a;
-  try { a = await api("GET", "/api/game/" + G.id + "/analysis"); } catch (e) { return; }
-  if (a.kind === "analysis" && a.current) showLines(a);
+  try { a = await api("GET", "/api/game/" + id + "/analysis"); } catch (e) { return; }
+  if (!G || G.id !== id) return;
+  if (a.kind === "analysis" && a.current && a.index === G.view && analysing) showLines(a);
   if (a.kind === "review") {
     const p = $("review-progress");
     p.max = Math.max(a.review.total, 1);
     p.value = a.review.done;
     $("review-text").textContent = a.running ? a.review.done + " / " + a.review.total
       : (a.review.done === a.review.total ? "done" : "stopped at " + a.review.done + " / " + a.review.total);
-    if (!a.running) { reviewing = false; $("review").textContent = "Analyse whole game"; }
-    try { const s = await api("GET", "/api/game/" + G.id); if (s.version === G.version) { G = s; render(); } } catch (e) { /* ignore */ }
+    try {
+      const s = await api("GET", "/api/game/" + id + (atEnd() ? "" : "?ply=" + G.view));
+      if (G.id === id && s.version === G.version) { G = s; render(); }
+    } catch (e) { /* ignore */ }
+    if (!a.running && reviewing) endReview();
   }
   if (a.running && (analysing || a.kind === "review")) schedulePoll();
-  else if (reviewing && a.kind !== "review") { reviewing = false; $("review").textContent = "Analyse whole game"; }
+  else if (reviewing && a.kind !== "review") endReview();
 }
 
+function endReview() {
+  reviewing = false;
+  $("review").textContent = t("review");
+  if (resumeAnalysis) { resumeAnalysis = false; setAnalysing(true); }
+}
+
+// The lines, updated in place: a click that straddles an update still lands on its line.
 function showLines(a) {
   const ol = $("lines");
-  ol.textContent = "";
   $("an-stats").textContent = a.depth ? "depth " + a.depth + " · " + Number(a.nodes).toLocaleString("en") + " nodes" + (a.running ? " · thinking" : "") : "";
-  for (const l of a.lines) {
-    const li = document.createElement("li");
-    const sc = document.createElement("span");
-    sc.className = "score";
-    sc.textContent = fmtScore(l.sente_cp);
-    li.appendChild(sc);
-    li.appendChild(document.createTextNode(" d" + l.depth + " " + l.pv.join(" ")));
+  while (ol.children.length > a.lines.length) ol.lastChild.remove();
+  a.lines.forEach((l, i) => {
+    let li = ol.children[i];
+    if (!li) {
+      li = document.createElement("li");
+      li.title = "click to play this line";
+      const sc = document.createElement("span");
+      sc.className = "score";
+      li.appendChild(sc);
+      li.appendChild(document.createElement("span"));
+      ol.appendChild(li);
+    }
+    li.children[0].textContent = fmtScore(l.sente_cp);
+    li.children[1].textContent = " d" + l.depth + " " + l.pv.join(" ");
     li.dataset.pv = l.pv.join(" ");
-    li.title = "click to play this line";
-    li.addEventListener("click", () => playLine(l.pv));
-    ol.appendChild(li);
-  }
+  });
   if (a.lines.length) setEvalBar(a.lines[0].sente_cp);
 }
 
@@ -469,23 +668,68 @@ function playLine(pv) {
   playMoves(G.opponent === "computer" ? [pv[0]] : pv);
 }
 
-let reviewing = false;
+function setAnalysing(on) {
+  analysing = on;
+  $("analyse-toggle").textContent = t(analysing ? "stopanalysis" : "analyse");
+  if (analysing) { if (!busy) startAnalysis(); } else stopAnalysis();
+}
 
 async function review() {
   if (reviewing) { await stopAnalysis(); return; }
   try {
     await api("POST", "/api/game/" + G.id + "/review", { ms: 300 });
     reviewing = true;
-    $("review").textContent = "Stop review";
-    analysing = false;
-    $("analyse-toggle").textContent = "Analyse";
+    $("review").textContent = t("stopreview");
+    if (analysing) {
+      // One task at a time: live analysis pauses and comes back after the review.
+      analysing = false;
+      resumeAnalysis = true;
+      $("analyse-toggle").textContent = t("analyse");
+      clearAnalysisDisplay();
+      say(t("reviewpaused"));
+    }
     poll();
-  } catch (e) { say("Review: " + e.message); }
+  } catch (e) { say(t("review") + ": " + e.message); }
 }
 
 // ---------------------------------------------------------------- wiring
 
-function wire() {
+function onKey(e) {
+  const tag = (e.target && e.target.tagName) || "";
+  if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || !G) return;
+  const v = shownView();
+  const to = { ArrowLeft: v - 1, ArrowRight: v + 1, Home: 0, End: G.ply }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  showPly(to);
+}
+
+function setting(id, key, fallback, apply) {
+  let v = fallback;
+  try { v = localStorage.getItem(key) || fallback; } catch (e) { /* private mode */ }
+  $(id).value = v;
+  apply(v);
+  $(id).addEventListener("change", () => {
+    try { localStorage.setItem(key, $(id).value); } catch (e) { /* private mode */ }
+    apply($(id).value);
+    render();
+  });
+}
+
+async function resume(id, ply) {
+  try {
+    let s = await api("GET", "/api/game/" + id);
+    if (ply !== null && ply < s.ply) s = await api("GET", "/api/game/" + id + "?ply=" + ply);
+    flipped = s.human === "w";
+    $("evalbar").classList.toggle("flipped", flipped);
+    if (s.opponent === "friend") $("opponent").value = "friend";
+    else { $("opponent").value = "computer-" + s.level; $("human").value = s.human; }
+    setState(s);
+    return true;
+  } catch (e) { return false; }
+}
+
+async function wire() {
   $("new").addEventListener("click", () => newGame());
   $("flip").addEventListener("click", () => {
     flipped = !flipped;
@@ -499,26 +743,45 @@ function wire() {
   $("mate").addEventListener("click", mateSearch);
   $("review").addEventListener("click", review);
   $("setup").addEventListener("click", () => newGame($("sfen-input").value.trim()));
+  $("record-file").addEventListener("change", (e) => loadFile(e.target.files[0]));
   $("copy-sfen").addEventListener("click", () => copy(G.sfen));
   $("copy-usi").addEventListener("click", () => copy(G.usi));
-  $("analyse-toggle").addEventListener("click", () => {
-    analysing = !analysing;
-    $("analyse-toggle").textContent = analysing ? "Stop analysis" : "Analyse";
-    if (analysing) { if (!busy) startAnalysis(); } else stopAnalysis();
-  });
+  $("analyse-toggle").addEventListener("click", () => setAnalysing(!analysing));
   $("multipv").addEventListener("change", () => { if (analysing && !busy) startAnalysis(); });
-  const glyphs = localStorage.getItem("gogo-glyphs") || "kanji";
-  $("glyphs").value = glyphs;
-  document.body.classList.toggle("letters", glyphs === "letters");
-  $("glyphs").addEventListener("change", () => {
-    localStorage.setItem("gogo-glyphs", $("glyphs").value);
-    document.body.classList.toggle("letters", $("glyphs").value === "letters");
-    render();
+  $("lines").addEventListener("click", (e) => {
+    const li = e.target.closest("li");
+    if (li && li.dataset.pv) playLine(li.dataset.pv.split(" "));
   });
+  $("movelist").addEventListener("click", (e) => {
+    const li = e.target.closest("li");
+    if (li) showPly(Number(li.dataset.ply));
+  });
+  $("graph").addEventListener("click", (e) => {
+    if (!G) return;
+    const r = $("graph").getBoundingClientRect();
+    const n = Math.max(G.moves.length, 1);
+    showPly(Math.round(((e.clientX - r.left) / r.width) * n));
+  });
+  $("nav-first").addEventListener("click", () => showPly(0));
+  $("nav-prev").addEventListener("click", () => showPly(shownView() - 1));
+  $("nav-next").addEventListener("click", () => showPly(shownView() + 1));
+  $("nav-last").addEventListener("click", () => showPly(G.ply));
+  document.addEventListener("keydown", onKey);
+  setting("glyphs", "gogo-glyphs", "kanji", (v) => document.body.classList.toggle("letters", v === "letters"));
+  setting("notation", "gogo-notation", "ja", () => {});
+  setting("lang", "gogo-lang", "en", (v) => { lang = v; applyLanguage(); });
+  // The settings are open on a wide screen and folded on a phone, where the board comes first.
+  const wide = window.matchMedia("(min-width: 641px)");
+  $("settings").open = wide.matches;
+  wide.addEventListener("change", () => { $("settings").open = wide.matches; });
   const q = new URLSearchParams(location.search);
   if (q.get("opponent")) $("opponent").value = q.get("opponent");
   if (q.get("human")) $("human").value = q.get("human");
-  newGame(q.get("sfen") || undefined);
+  // A reload (or a return through the history) keeps the game: its id is in the URL.
+  const m = /^#([0-9a-f]{32})(?:\/(\d+))?$/.exec(location.hash);
+  if (m && await resume(m[1], m[2] === undefined ? null : Number(m[2]))) return;
+  const sfen = q.get("sfen");
+  newGame(sfen || undefined);
 }
 
 wire();
