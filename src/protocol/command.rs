@@ -410,9 +410,15 @@ pub fn parse_setoption(args: &[&str]) -> Result<Command, CommandError> {
     })
 }
 
-/// The commands that read the same in both dialects.
-pub fn parse_common(cmd: &str, args: &[&str]) -> Option<Result<Command, CommandError>> {
+/// The commands that read the same in both dialects, `go` with the dialect's `notation`.
+pub fn parse_common(
+    cmd: &str,
+    args: &[&str],
+    notation: &Notation,
+) -> Option<Result<Command, CommandError>> {
     Some(Ok(match cmd {
+        "go" if args.first() == Some(&"perft") => return Some(parse_perft(&args[1..])),
+        "go" => Command::Go(parse_go(args, notation)),
         "isready" => Command::IsReady,
         "stop" => Command::Stop,
         "ponderhit" => Command::PonderHit,

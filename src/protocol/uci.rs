@@ -330,7 +330,7 @@ pub fn parse(words: &[&str]) -> Result<Command, CommandError> {
     let Some((&cmd, args)) = words.split_first() else {
         return Ok(Command::Nothing);
     };
-    if let Some(common) = command::parse_common(cmd, args) {
+    if let Some(common) = command::parse_common(cmd, args, &NOTATION) {
         return common;
     }
     match cmd {
@@ -338,8 +338,6 @@ pub fn parse(words: &[&str]) -> Result<Command, CommandError> {
         "ucinewgame" => Ok(Command::NewGame),
         "debug" | "register" => Ok(Command::Nothing),
         "position" => parse_position(args),
-        "go" if args.first() == Some(&"perft") => command::parse_perft(&args[1..]),
-        "go" => Ok(Command::Go(command::parse_go(args, &NOTATION))),
         _ => Err(CommandError::Unknown(sanitize(cmd, 40))),
     }
 }
