@@ -412,7 +412,7 @@ fn parse_hand(text: &str) -> Option<Vec<(PieceKind, u8)>> {
         .collect()
 }
 
-/// The SFEN of a board read from a diagram.
+/// The SFEN of a board read from a diagram (men written by `Piece`'s own SFEN letter).
 fn diagram_sfen(
     rows: &[[Option<Piece>; 5]],
     hands: &[(Color, PieceKind, u8)],
@@ -432,15 +432,7 @@ fn diagram_sfen(
                         s.push_str(&empty.to_string());
                         empty = 0;
                     }
-                    if p.kind.is_promoted() {
-                        s.push('+');
-                    }
-                    let l = p.kind.letter();
-                    s.push(if p.color == Color::White {
-                        l.to_ascii_lowercase()
-                    } else {
-                        l
-                    });
+                    s.push_str(&p.to_string());
                 }
             }
         }
@@ -450,19 +442,11 @@ fn diagram_sfen(
     }
     s.push_str(if side == Color::Black { " b " } else { " w " });
     let mut hand = String::new();
-    for &(c, k, n) in hands {
-        if n == 0 {
-            continue;
-        }
+    for &(c, k, n) in hands.iter().filter(|h| h.2 > 0) {
         if n > 1 {
             hand.push_str(&n.to_string());
         }
-        let l = k.letter();
-        hand.push(if c == Color::White {
-            l.to_ascii_lowercase()
-        } else {
-            l
-        });
+        hand.push_str(&Piece::new(c, k).to_string());
     }
     if hand.is_empty() {
         hand.push('-');
