@@ -349,23 +349,22 @@ impl Searcher {
             self.skill_picks += 1;
             best = &p.candidates[skill_pick(&scores, self.config.skill_level, seed)];
         }
-        let (mv, score, ponder) = match p.proven.filter(|l| best.score < MATE - l.len() as i32) {
-            Some(line) => (line[0], MATE - line.len() as i32, line.get(1).copied()),
-            None => {
-                let after = root.pos.after(best.mv);
-                let ponder = best.pv.get(1).copied().or_else(|| {
-                    self.tt
-                        .probe(after.key())
-                        .map(|e| e.mv)
-                        .filter(|&m| movegen::is_legal(&after, m))
-                });
-                (best.mv, best.score, ponder)
+        let (line, score) = match &p.proven {
+            Some(line) if best.score < MATE - line.len() as i32 => {
+                (&line[..], MATE - line.len() as i32)
             }
+            _ => (&best.pv[..], best.score),
         };
+        let mv = line[0];
+        let after = root.pos.after(mv);
         result.best = Some(mv);
         result.score = score;
-        let after = root.pos.after(mv);
-        result.ponder = ponder.filter(|&m| movegen::is_legal(&after, m));
+        // The line's second move, else the table's move after `mv`; kept only when legal.
+        result.ponder = line
+            .get(1)
+            .copied()
+            .or_else(|| self.tt.probe(after.key()).map(|e| e.mv))
+            .filter(|&m| movegen::is_legal(&after, m));
         result
     }
 
