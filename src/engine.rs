@@ -11,7 +11,7 @@
 
 use crate::bench;
 use crate::event::{Event, MateAnswer, Sink};
-use crate::game::{Game, GameRules, SennichiteRule};
+use crate::game::{Game, GameRules};
 use crate::mate::{MateLimits, MateResult, MateSolver};
 use crate::movegen;
 use crate::nnue::Network;
@@ -221,12 +221,6 @@ impl Engine {
         self.options
             .threads
             .clamp(1, cpus.saturating_mul(THREADS_PER_CPU))
-    }
-
-    /// The sennichite rule of the UCI dialect's tools (cutechess, Fairy-Stockfish) is that a
-    /// plain repetition loses for sente.
-    pub fn set_sennichite(&mut self, rule: SennichiteRule) {
-        self.options.sennichite = rule;
     }
 
     /// `EvalFile`: an empty name (or `<empty>`) selects the net embedded in the binary; a file

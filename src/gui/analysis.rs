@@ -91,16 +91,16 @@ fn make_engine() -> Engine {
 }
 
 fn configure(engine: &mut Engine, spec: &SearchSpec) {
-    let settings: [(OptionId, OptionValue); 2] = [
+    let settings: [(OptionId, OptionValue); 3] = [
         (OptionId::MultiPv, spec.multipv.max(1).into()),
         (OptionId::SkillLevel, spec.skill_level.into()),
+        (OptionId::SennichiteRule, spec.sennichite.into()),
     ];
     for (id, value) in settings {
         if let Err(e) = engine.set(id, value) {
             log::warn!("gui engine option {id:?}: {e}");
         }
     }
-    engine.set_sennichite(spec.sennichite);
 }
 
 impl EngineAdapter {

@@ -38,7 +38,7 @@ use crate::engine::Engine;
 use crate::event::{Event, MateAnswer, Score};
 use crate::game::SennichiteRule;
 use crate::notation::UsiMove;
-use crate::options::{parse_integer, OptionSpec};
+use crate::options::{parse_integer, OptionId, OptionSpec};
 use crate::position::{Position, SfenError};
 use crate::text::sanitize;
 use crate::types::{Color, Move, PieceKind, Square};
@@ -54,7 +54,9 @@ impl Dialect for Uci {
     /// UCI tools (cutechess, Fairy-Stockfish, lishogi) count a plain repetition as a loss for
     /// sente.
     fn on_handshake(&self, engine: &mut Engine) {
-        engine.set_sennichite(SennichiteRule::GoteWins);
+        if let Err(e) = engine.set(OptionId::SennichiteRule, SennichiteRule::GoteWins) {
+            log::error!("UCI handshake: SennichiteRule gote-wins: {e}");
+        }
     }
     fn parse(&self, words: &[&str]) -> Result<Command, CommandError> {
         parse(words)
