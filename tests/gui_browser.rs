@@ -11,9 +11,33 @@
 #[path = "common/webdriver.rs"]
 mod webdriver;
 
+use gogo::gui::Server;
 use serde_json::json;
 use std::time::Instant;
 use webdriver::{find_program, start_driver, Driver};
+
+/// A board server and a browser showing its page with `query`; `None` (the test is skipped
+/// with a notice) when chromium or chromedriver is missing, except under CI, where that fails.
+fn open_board(query: &str) -> Option<(Server, Driver)> {
+    let chromedriver = find_program(&["chromedriver"]);
+    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
+    let (Some(chromedriver), Some(chromium)) = (chromedriver, chromium) else {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("chromium and chromedriver are required in CI (apt-get install chromium chromium-driver)");
+        }
+        eprintln!("NOTICE: gui_browser skipped: chromium or chromedriver not installed (apt-get install chromium chromium-driver)");
+        return None;
+    };
+    let server = gogo::gui::start(0).expect("server");
+    let base = format!("http://127.0.0.1:{}/", server.addr().port());
+    let d = start_driver(&chromedriver, &chromium);
+    d.cmd(
+        "POST",
+        "/url",
+        Some(json!({"url": format!("{base}?{query}")})),
+    );
+    Some((server, d))
+}
 
 fn moves_shown(d: &Driver) -> i64 {
     d.js("return document.querySelectorAll('#movelist li').length")
@@ -23,24 +47,10 @@ fn moves_shown(d: &Driver) -> i64 {
 
 #[test]
 fn play_in_a_real_browser() {
-    let chromedriver = find_program(&["chromedriver"]);
-    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
-    let (Some(chromedriver), Some(chromium)) = (chromedriver, chromium) else {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("chromium and chromedriver are required in CI (apt-get install chromium chromium-driver)");
-        }
-        eprintln!("NOTICE: gui_browser skipped: chromium or chromedriver not installed (apt-get install chromium chromium-driver)");
+    let started = Instant::now();
+    let Some((server, d)) = open_board("opponent=computer-easy&think_ms=50") else {
         return;
     };
-    let started = Instant::now();
-    let server = gogo::gui::start(0).expect("server");
-    let base = format!("http://127.0.0.1:{}/", server.addr().port());
-    let d = start_driver(&chromedriver, &chromium);
-    d.cmd(
-        "POST",
-        "/url",
-        Some(json!({"url": format!("{base}?opponent=computer-easy&think_ms=50")})),
-    );
     d.wait(
         "the page",
         "return document.querySelectorAll('#board .cell').length === 25 && document.getElementById('status').textContent.includes('your move')",
@@ -198,24 +208,10 @@ fn key(d: &Driver, k: &str) {
 /// gote side's hands, the phone layout and the bugs of issue 18.
 #[test]
 fn records_steps_and_pieces_in_a_real_browser() {
-    let chromedriver = find_program(&["chromedriver"]);
-    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
-    let (Some(chromedriver), Some(chromium)) = (chromedriver, chromium) else {
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("chromium and chromedriver are required in CI");
-        }
-        eprintln!("NOTICE: gui_browser skipped: chromium or chromedriver not installed");
+    let started = Instant::now();
+    let Some((server, d)) = open_board("opponent=friend") else {
         return;
     };
-    let started = Instant::now();
-    let server = gogo::gui::start(0).expect("server");
-    let base = format!("http://127.0.0.1:{}/", server.addr().port());
-    let d = start_driver(&chromedriver, &chromium);
-    d.cmd(
-        "POST",
-        "/url",
-        Some(json!({"url": format!("{base}?opponent=friend")})),
-    );
     d.wait(
         "the page",
         "return document.querySelectorAll('#board .piece').length === 12",

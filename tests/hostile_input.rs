@@ -110,7 +110,7 @@ fn uci_engine() -> Engine {
     e
 }
 
-// ------------------------------------------------------------------------------- item 1
+// --------------------------------------------------------------------- a missing or bad clock
 
 #[test]
 fn a_missing_or_bad_clock_for_the_side_to_move_falls_back_to_a_bounded_search() {
@@ -139,7 +139,7 @@ fn a_missing_or_bad_clock_for_the_side_to_move_falls_back_to_a_bounded_search() 
     e.quit();
 }
 
-// ------------------------------------------------------------------------------- item 2
+// --------------------------------------------------------------------- ponder without a clock
 
 #[test]
 fn ponder_without_a_clock_ends_on_its_own_after_ponderhit() {
@@ -156,7 +156,7 @@ fn ponder_without_a_clock_ends_on_its_own_after_ponderhit() {
     e.quit();
 }
 
-// ------------------------------------------------------------------------------- item 3
+// ---------------------------------------------------------- ponderhit outside a ponder search
 
 #[test]
 fn ponderhit_outside_a_ponder_search_does_not_restart_the_clock() {
@@ -179,7 +179,7 @@ fn ponderhit_outside_a_ponder_search_does_not_restart_the_clock() {
     e.quit();
 }
 
-// ------------------------------------------------------------------------------- item 4
+// ---------------------------------------------------------------------- malformed go commands
 
 #[test]
 fn every_malformed_go_gets_exactly_one_answer_in_the_uci_dialect() {
@@ -211,7 +211,7 @@ fn every_malformed_go_gets_exactly_one_answer_in_usi() {
     e.quit();
 }
 
-// ------------------------------------------------------------------------------- item 5
+// --------------------------------------------------------------------- long jobs and the loop
 
 /// Starts `job` (which would run for hours), checks that `isready` is answered while it runs,
 /// that `stop` ends it (the engine then uses no CPU), and that `quit` ends the process
@@ -269,7 +269,7 @@ fn bench_does_not_block_the_loop() {
     long_job_does_not_block_the_loop("bench 64");
 }
 
-// ------------------------------------------------------------------------------- item 6
+// ------------------------------------------------------- a hash table the machine cannot give
 
 #[test]
 fn a_hash_size_that_cannot_be_had_keeps_the_engine_alive() {
@@ -293,7 +293,7 @@ fn a_hash_size_that_cannot_be_had_keeps_the_engine_alive() {
     e.quit();
 }
 
-// ------------------------------------------------------------------------------- item 7
+// -------------------------------------------------------------------------------- a huge line
 
 #[test]
 fn a_huge_line_without_newline_is_not_buffered_whole() {
@@ -330,7 +330,7 @@ fn a_huge_line_without_newline_is_not_buffered_whole() {
     e.quit();
 }
 
-// ------------------------------------------------------------------------------- item 8
+// -------------------------------------------------------------------- the largest move number
 
 #[test]
 fn the_largest_move_number_does_not_wrap() {
@@ -353,7 +353,7 @@ fn the_largest_move_number_does_not_wrap() {
     e.quit();
 }
 
-// ------------------------------------------------------------------------------- item 9
+// ----------------------------------------------------------------- many threads and the clock
 
 /// `go movetime 300` with `Threads 256`: the time from sending `go` to reading `bestmove`.
 fn movetime_with_many_threads() -> Duration {
@@ -389,7 +389,7 @@ fn threads_256_answer_movetime_300_in_time_release() {
     );
 }
 
-// ------------------------------------------------------------------------------ item 10
+// ---------------------------------------------------------------------------- integer options
 
 #[test]
 fn integer_options_take_integers_only() {
@@ -445,7 +445,7 @@ fn out_of_range_values_are_quoted_as_sent() {
     e.quit();
 }
 
-// ------------------------------------------------------------------------------ item 11
+// ---------------------------------------------------------- the side not to move needs a king
 
 #[test]
 fn the_side_not_to_move_needs_a_king() {
@@ -473,7 +473,7 @@ fn the_side_not_to_move_needs_a_king() {
     e.quit();
 }
 
-// ------------------------------------------------------------------------------ item 12
+// ----------------------------------------------------------- the dialect of a search's output
 
 #[test]
 fn a_search_answers_in_the_dialect_it_started_in() {
@@ -499,7 +499,7 @@ fn a_search_answers_in_the_dialect_it_started_in() {
     e.quit();
 }
 
-// ------------------------------------------------------------------------------ item 13
+// ----------------------------------------------------------------------- many bad searchmoves
 
 #[test]
 fn many_bad_searchmoves_give_one_summary() {
@@ -522,7 +522,7 @@ fn many_bad_searchmoves_give_one_summary() {
     e.quit();
 }
 
-// ------------------------------------------------------------------------------ item 14
+// ---------------------------------------------------------------- control bytes and line ends
 
 #[test]
 fn control_bytes_from_input_are_printed_escaped() {
@@ -567,7 +567,7 @@ fn a_lone_cr_ends_a_line() {
     assert!(status.success());
 }
 
-// ------------------------------------------------------------------ issue 17's inputs
+// ----------------------------------- EvalFile paths, repetitions set up by moves, junk arguments
 
 /// `setoption name EvalFile value <path>` for a path that is no net: refused at once with an
 /// `info string`, and the engine answers `isready` right after (nothing read whole, nothing

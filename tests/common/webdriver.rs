@@ -131,19 +131,24 @@ impl Driver {
         )
     }
 
+    /// The WebDriver id of the element `css` finds.
+    pub fn element(&self, css: &str) -> String {
+        let el = self.cmd(
+            "POST",
+            "/element",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        el[ELEMENT]
+            .as_str()
+            .unwrap_or_else(|| panic!("element {css}: {el}"))
+            .to_string()
+    }
+
     /// Clicks the element `css` finds (found again if the page redrew it meanwhile).
     pub fn click(&self, css: &str) {
         let s = self.session.as_deref().expect("session");
         for _ in 0..10 {
-            let el = self.cmd(
-                "POST",
-                "/element",
-                Some(json!({"using": "css selector", "value": css})),
-            );
-            let id = el[ELEMENT]
-                .as_str()
-                .unwrap_or_else(|| panic!("element {css}: {el}"))
-                .to_string();
+            let id = self.element(css);
             let (st, v) = http(
                 self.port,
                 "POST",
@@ -165,15 +170,7 @@ impl Driver {
 
     /// A PNG of the element `css` finds, as the browser drew it.
     pub fn element_png(&self, css: &str) -> Vec<u8> {
-        let el = self.cmd(
-            "POST",
-            "/element",
-            Some(json!({"using": "css selector", "value": css})),
-        );
-        let id = el[ELEMENT]
-            .as_str()
-            .unwrap_or_else(|| panic!("element {css}: {el}"))
-            .to_string();
+        let id = self.element(css);
         let png = self.cmd("GET", &format!("/element/{id}/screenshot"), None);
         base64_decode(png.as_str().expect("base64"))
     }
