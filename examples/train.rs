@@ -20,13 +20,15 @@
 //!
 //! Usage: `cargo run --release --example train -- --data FILE [--data FILE ...] --out PREFIX
 //! [--hidden N] [--epochs N] [--batch N] [--lr X] [--wd X] [--lambda X] [--threads N]
-//! [--val X] [--seed S] [--init FLOAT_NET] [--no-factoriser] [--patience N] [--lr-floor X]`
+//! [--val X] [--seed S] [--init FLOAT_NET] [--no-factoriser] [--patience N] [--lr-floor X]
+//! [--compare NET.nnue ...]`
 //!
 //! Writes `PREFIX.fnet` (float) and, when the hidden size is the engine's, `PREFIX.nnue`
 //! (quantised, loadable by `gogo::nnue::Network::load`).
 
 use gogo::eval::evaluate;
-use gogo::nnue::{HIDDEN, SCALE};
+use gogo::nnue::{default_net, Network, HIDDEN, SCALE};
+use gogo::position::Position;
 use gogo::train::data::{self, Record};
 use gogo::train::float::FloatNet;
 use gogo::train::shard;
@@ -36,6 +38,9 @@ use gogo::train::trainer::{
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+
+/// A static evaluation in centipawns (a float net's is not rounded), side to move's view.
+type Evaluator = Box<dyn Fn(&Position) -> f64>;
 
 struct Options {
     data: Vec<PathBuf>,
@@ -53,11 +58,12 @@ struct Options {
     factoriser: bool,
     patience: usize,
     lr_floor: f32,
+    compare: Vec<PathBuf>,
 }
 
 const USAGE: &str = "usage: train --data FILE [--data FILE ...] --out PREFIX [--hidden N] \
     [--epochs N] [--batch N] [--lr X] [--wd X] [--lambda X] [--threads N] [--val X] [--seed S] \
-    [--init FLOAT_NET] [--no-factoriser] [--patience N] [--lr-floor X]";
+    [--init FLOAT_NET] [--no-factoriser] [--patience N] [--lr-floor X] [--compare NET.nnue ...]";
 
 fn parse_args() -> Result<Options, String> {
     let mut o = Options {
@@ -76,6 +82,7 @@ fn parse_args() -> Result<Options, String> {
         factoriser: true,
         patience: 0,
         lr_floor: 0.01,
+        compare: Vec::new(),
     };
     let mut out = None;
     let mut args = std::env::args().skip(1);
@@ -106,6 +113,7 @@ fn parse_args() -> Result<Options, String> {
             "--init" => o.init = Some(PathBuf::from(&v)),
             "--patience" => o.patience = v.parse().map_err(|_| bad())?,
             "--lr-floor" => o.lr_floor = v.parse().map_err(|_| bad())?,
+            "--compare" => o.compare.push(PathBuf::from(&v)),
             _ => return Err(format!("unknown argument '{flag}'\n{USAGE}")),
         }
     }
@@ -153,6 +161,26 @@ fn run(o: &Options) -> Result<(), String> {
         val.len(),
         t0.elapsed().as_secs_f64()
     );
+
+    // The nets to compare with, loaded before training so that a bad path fails at once:
+    // the embedded net (the generation a new net must beat), each --compare net, and the
+    // handcrafted evaluation.
+    let embedded = default_net();
+    let mut others: Vec<(String, Evaluator)> = vec![(
+        format!("embedded net {:016x}", embedded.hash()),
+        Box::new(move |pos: &Position| embedded.evaluate_position(pos) as f64),
+    )];
+    for path in &o.compare {
+        let q = Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        others.push((
+            format!("{} {:016x}", path.display(), q.hash()),
+            Box::new(move |pos: &Position| q.evaluate_position(pos) as f64),
+        ));
+    }
+    others.push((
+        "handcrafted".into(),
+        Box::new(|pos: &Position| evaluate(pos) as f64),
+    ));
 
     let l = Layout::new(o.hidden);
     let init = match &o.init {
@@ -215,7 +243,12 @@ fn run(o: &Options) -> Result<(), String> {
     net.save(&fpath)
         .map_err(|e| format!("{}: {e}", fpath.display()))?;
     log::info!("float net written to {}", fpath.display());
-    compare(&net, &records, o.lambda);
+    let mut evaluators: Vec<(String, Evaluator)> = vec![("new net (float)".into(), {
+        let net = net.clone();
+        Box::new(move |pos: &Position| net.evaluate(pos) as f64)
+    })];
+    evaluators.extend(others);
+    compare(&evaluators, &records, o.lambda);
     if o.hidden == HIDDEN {
         let q = net.quantise().map_err(|e| e.to_string())?;
         let qpath = o.out.with_extension("nnue");
@@ -245,27 +278,11 @@ fn run(o: &Options) -> Result<(), String> {
     Ok(())
 }
 
-/// How the net and the handcrafted evaluation agree with the search scores and results of the
-/// validation positions.
-fn compare(net: &FloatNet, val: &[Record], lambda: f32) {
+/// How each evaluator (the new net first) agrees with the search scores and results of the
+/// validation positions, and how the new net agrees with each of the others.
+fn compare(evaluators: &[(String, Evaluator)], val: &[Record], lambda: f32) {
     let n = val.len() as f64;
-    let mut stats = [[0.0f64; 3]; 2]; // per evaluator: |eval - score|, loss, sign agreement
-    let mut scores = Vec::with_capacity(val.len());
-    let mut evals = [Vec::with_capacity(val.len()), Vec::with_capacity(val.len())];
-    for r in val {
-        let target = lambda * (r.result as f32 + 1.0) / 2.0
-            + (1.0 - lambda) * sigmoid(r.score as f32 / SCALE as f32);
-        let e = [net.evaluate(&r.pos) as f64, evaluate(&r.pos) as f64];
-        let s = r.score as f64;
-        scores.push(s);
-        for k in 0..2 {
-            evals[k].push(e[k]);
-            stats[k][0] += (e[k] - s).abs().min(2000.0);
-            let p = sigmoid(e[k] as f32 / SCALE as f32);
-            stats[k][1] += ((p - target) * (p - target)) as f64;
-            stats[k][2] += ((e[k] > 0.0) == (s > 0.0)) as u8 as f64;
-        }
-    }
+    let scores: Vec<f64> = val.iter().map(|r| r.score as f64).collect();
     let corr = |a: &[f64], b: &[f64]| {
         let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
         let cov: f64 = a.iter().zip(b).map(|(x, y)| (x - ma) * (y - mb)).sum();
@@ -273,27 +290,45 @@ fn compare(net: &FloatNet, val: &[Record], lambda: f32) {
         let vb: f64 = b.iter().map(|y| (y - mb).powi(2)).sum();
         cov / (va * vb).sqrt()
     };
-    for (k, name) in ["net", "handcrafted"].iter().enumerate() {
+    let mut all_evals = Vec::with_capacity(evaluators.len());
+    for (name, eval) in evaluators {
+        // |eval - score| (capped at 2000 cp), loss, sign agreement with the score
+        let (mut diff, mut loss, mut sign) = (0.0f64, 0.0f64, 0.0f64);
+        let mut evals = Vec::with_capacity(val.len());
+        for r in val {
+            let target = lambda * (r.result as f32 + 1.0) / 2.0
+                + (1.0 - lambda) * sigmoid(r.score as f32 / SCALE as f32);
+            let e = eval(&r.pos);
+            let s = r.score as f64;
+            diff += (e - s).abs().min(2000.0);
+            let p = sigmoid(e as f32 / SCALE as f32);
+            loss += ((p - target) * (p - target)) as f64;
+            sign += ((e > 0.0) == (s > 0.0)) as u8 as f64;
+            evals.push(e);
+        }
         log::info!(
-            "{name:>11} on {} validation positions: loss {:.6}, mean |eval - search score| \
+            "{name} on {} validation positions: loss {:.6}, mean |eval - search score| \
              {:.0} cp, correlation with the score {:.3}, same sign {:.1}%",
             val.len(),
-            stats[k][1] / n,
-            stats[k][0] / n,
-            corr(&evals[k], &scores),
-            100.0 * stats[k][2] / n
+            loss / n,
+            diff / n,
+            corr(&evals, &scores),
+            100.0 * sign / n
+        );
+        all_evals.push(evals);
+    }
+    for (k, (name, _)) in evaluators.iter().enumerate().skip(1) {
+        let same = all_evals[0]
+            .iter()
+            .zip(&all_evals[k])
+            .filter(|(a, b)| (**a > 0.0) == (**b > 0.0))
+            .count();
+        log::info!(
+            "new net against {name}: correlation {:.3}, same sign {:.1}%",
+            corr(&all_evals[0], &all_evals[k]),
+            100.0 * same as f64 / n
         );
     }
-    let same = evals[0]
-        .iter()
-        .zip(&evals[1])
-        .filter(|(a, b)| (**a > 0.0) == (**b > 0.0))
-        .count();
-    log::info!(
-        "net against handcrafted: correlation {:.3}, same sign {:.1}%",
-        corr(&evals[0], &evals[1]),
-        100.0 * same as f64 / n
-    );
 }
 
 fn main() -> ExitCode {
