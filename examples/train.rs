@@ -40,7 +40,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// A static evaluation in centipawns (a float net's is not rounded), side to move's view.
-type Evaluator = Box<dyn Fn(&Position) -> f64>;
+type Evaluator<'a> = Box<dyn Fn(&Position) -> f64 + 'a>;
 
 struct Options {
     data: Vec<PathBuf>,
@@ -243,10 +243,10 @@ fn run(o: &Options) -> Result<(), String> {
     net.save(&fpath)
         .map_err(|e| format!("{}: {e}", fpath.display()))?;
     log::info!("float net written to {}", fpath.display());
-    let mut evaluators: Vec<(String, Evaluator)> = vec![("new net (float)".into(), {
-        let net = net.clone();
-        Box::new(move |pos: &Position| net.evaluate(pos) as f64)
-    })];
+    let mut evaluators: Vec<(String, Evaluator)> = vec![(
+        "new net (float)".into(),
+        Box::new(|pos: &Position| net.evaluate(pos) as f64),
+    )];
     evaluators.extend(others);
     compare(&evaluators, &records, o.lambda);
     if o.hidden == HIDDEN {
@@ -283,6 +283,8 @@ fn run(o: &Options) -> Result<(), String> {
 fn compare(evaluators: &[(String, Evaluator)], val: &[Record], lambda: f32) {
     let n = val.len() as f64;
     let scores: Vec<f64> = val.iter().map(|r| r.score as f64).collect();
+    // The trainer's own target of each position.
+    let targets: Vec<f32> = val.iter().map(|r| sample(r, lambda).target).collect();
     let corr = |a: &[f64], b: &[f64]| {
         let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
         let cov: f64 = a.iter().zip(b).map(|(x, y)| (x - ma) * (y - mb)).sum();
@@ -295,11 +297,8 @@ fn compare(evaluators: &[(String, Evaluator)], val: &[Record], lambda: f32) {
         // |eval - score| (capped at 2000 cp), loss, sign agreement with the score
         let (mut diff, mut loss, mut sign) = (0.0f64, 0.0f64, 0.0f64);
         let mut evals = Vec::with_capacity(val.len());
-        for r in val {
-            let target = lambda * (r.result as f32 + 1.0) / 2.0
-                + (1.0 - lambda) * sigmoid(r.score as f32 / SCALE as f32);
+        for ((r, &s), &target) in val.iter().zip(&scores).zip(&targets) {
             let e = eval(&r.pos);
-            let s = r.score as f64;
             diff += (e - s).abs().min(2000.0);
             let p = sigmoid(e as f32 / SCALE as f32);
             loss += ((p - target) * (p - target)) as f64;
