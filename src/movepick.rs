@@ -44,10 +44,10 @@ pub fn update_history(history: &mut HistoryTable, pos: &Position, m: Move, bonus
     *h += bonus - *h * bonus.abs() / HISTORY_MAX;
 }
 
-/// The history bonus of a cutoff at `depth`.
+/// The history bonus of a cutoff at `depth`, with `HISTORY_BONUS_SCALE` = `scale`.
 #[inline]
-pub fn history_bonus(depth: i32) -> i32 {
-    (depth * depth * HISTORY_BONUS_SCALE).min(HISTORY_MAX / 4)
+pub fn history_bonus(depth: i32, scale: i32) -> i32 {
+    (depth * depth * scale).min(HISTORY_MAX / 4)
 }
 
 /// The counter move for the reply to `prev` (with its history index `prev_index`), or

@@ -9,7 +9,7 @@
 //! what was sent.
 
 use crate::game::SennichiteRule;
-use crate::params::SKILL_FULL;
+use crate::params::{SearchParams, SKILL_FULL};
 use crate::search::SearchConfig;
 use crate::skill::strength_to_skill_level;
 use crate::text::sanitize;
@@ -507,6 +507,7 @@ impl EngineOptions {
             verbose: true,
             skill_level: self.effective_skill_level(),
             mate_probe: true,
+            params: SearchParams::default(),
         }
     }
 

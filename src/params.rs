@@ -1,4 +1,9 @@
 //! Search parameters, gathered in one place. Depths are in plies, margins in evaluation units.
+//!
+//! The margins, reductions and depth limits listed in [`SEARCH_PARAMS`] are read by the search
+//! at run time from a [`SearchParams`] (in `SearchConfig::params`), so that a tuner can play
+//! games between two settings in one process; the constants below are their defaults, and a
+//! tuned set is applied by editing them (see `docs/tuning.md`).
 
 /// Aspiration window half-width at the first try; it widens by `ASPIRATION_GROWTH` per fail.
 pub const ASPIRATION_WINDOW: i32 = 30;
@@ -140,3 +145,162 @@ pub const ORDER_PROMOTION_BONUS: i32 = 300;
 /// History bonus of a move that caused a cutoff at depth d: `HISTORY_BONUS_SCALE * d * d`,
 /// at most `HISTORY_MAX / 4` (the other quiet moves tried get the same as a malus).
 pub const HISTORY_BONUS_SCALE: i32 = 8;
+
+/// How a search parameter's type converts to and from the `f64` that tuning works with.
+pub trait ParamValue: Copy {
+    /// Whether the value is an integer (tuned as a float, rounded to the nearest when used).
+    const INTEGER: bool;
+    fn to_f64(self) -> f64;
+    /// `v`, already within the parameter's bounds, as this type (rounded for integers).
+    fn from_f64(v: f64) -> Self;
+}
+
+impl ParamValue for i32 {
+    const INTEGER: bool = true;
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn from_f64(v: f64) -> Self {
+        v.round() as i32
+    }
+}
+
+impl ParamValue for usize {
+    const INTEGER: bool = true;
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    fn from_f64(v: f64) -> Self {
+        v.round().max(0.0) as usize
+    }
+}
+
+impl ParamValue for f64 {
+    const INTEGER: bool = false;
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+}
+
+/// One entry of [`SEARCH_PARAMS`]: a search parameter read at run time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamSpec {
+    /// The name of its constant above (the default), e.g. `RFP_MARGIN`.
+    pub name: &'static str,
+    /// Its Rust type, as written in the constant (`i32`, `usize`, `f64`).
+    pub rust_type: &'static str,
+    pub integer: bool,
+    pub default: f64,
+    /// The bounds any value is clamped to (wide, but safe for the search).
+    pub min: f64,
+    pub max: f64,
+    /// The perturbation an SPSA tuning uses at its end, by default (see `docs/tuning.md`).
+    pub c_end: f64,
+}
+
+/// Declares the runtime search parameters once: the fields of [`SearchParams`] (whose
+/// `Default` is the constants above), and the table [`SEARCH_PARAMS`] with each one's name,
+/// bounds and SPSA perturbation, which the tuner, the tests and the docs read.
+macro_rules! search_params {
+    ($(
+        $(#[doc = $doc:literal])*
+        $field:ident: $ty:ty = $konst:ident, $min:literal ..= $max:literal, c_end $c_end:literal;
+    )*) => {
+        /// The search parameters the search reads at run time (through
+        /// `SearchConfig::params`); `Default` is the constants of this module, so that an
+        /// engine that never changes them searches exactly as those constants say.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct SearchParams {
+            $( $(#[doc = $doc])* pub $field: $ty, )*
+        }
+
+        impl Default for SearchParams {
+            fn default() -> Self {
+                SearchParams { $( $field: $konst, )* }
+            }
+        }
+
+        /// Every runtime search parameter, in the order of [`SearchParams`]' fields.
+        pub const SEARCH_PARAMS: &[ParamSpec] = &[$(
+            ParamSpec {
+                name: stringify!($konst),
+                rust_type: stringify!($ty),
+                integer: <$ty as ParamValue>::INTEGER,
+                default: $konst as f64,
+                min: $min as f64,
+                max: $max as f64,
+                c_end: $c_end as f64,
+            },
+        )*];
+
+        impl SearchParams {
+            /// The value of the parameter named `name` (its constant's name), if there is one.
+            pub fn get(&self, name: &str) -> Option<f64> {
+                match name {
+                    $( stringify!($konst) => Some(ParamValue::to_f64(self.$field)), )*
+                    _ => None,
+                }
+            }
+
+            /// Sets the parameter named `name` to `value` clamped to its bounds (and rounded to
+            /// the nearest integer for an integer parameter); returns the value it now has.
+            pub fn set(&mut self, name: &str, value: f64) -> Result<f64, String> {
+                let spec = param_spec(name)
+                    .ok_or_else(|| format!("no search parameter is called '{name}'"))?;
+                if value.is_nan() {
+                    return Err(format!("{name}: not a number"));
+                }
+                let v = value.clamp(spec.min, spec.max);
+                match name {
+                    $( stringify!($konst) => self.$field = <$ty as ParamValue>::from_f64(v), )*
+                    _ => unreachable!("param_spec knows the name"),
+                }
+                Ok(self.get(name).expect("a known name"))
+            }
+        }
+    };
+}
+
+search_params! {
+    aspiration_window: i32 = ASPIRATION_WINDOW, 5..=200, c_end 4;
+    rfp_depth_limit: i32 = RFP_DEPTH_LIMIT, 1..=15, c_end 1;
+    rfp_margin: i32 = RFP_MARGIN, 20..=300, c_end 8;
+    nmp_min_depth: i32 = NMP_MIN_DEPTH, 1..=8, c_end 1;
+    nmp_base_reduction: i32 = NMP_BASE_REDUCTION, 1..=8, c_end 1;
+    /// At least 1 (a divisor).
+    nmp_depth_divisor: i32 = NMP_DEPTH_DIVISOR, 1..=12, c_end 1;
+    futility_depth_limit: i32 = FUTILITY_DEPTH_LIMIT, 1..=15, c_end 1;
+    futility_base: i32 = FUTILITY_BASE, 0..=400, c_end 8;
+    futility_margin: i32 = FUTILITY_MARGIN, 20..=400, c_end 8;
+    lmp_depth_limit: i32 = LMP_DEPTH_LIMIT, 1..=15, c_end 1;
+    lmp_base: usize = LMP_BASE, 0..=20, c_end 1;
+    lmr_base: f64 = LMR_BASE, -1.0..=2.5, c_end 0.08;
+    /// At least 1 (a divisor).
+    lmr_divisor: f64 = LMR_DIVISOR, 1.0..=5.0, c_end 0.15;
+    see_pruning_depth: i32 = SEE_PRUNING_DEPTH, 1..=15, c_end 1;
+    see_noisy_margin: i32 = SEE_NOISY_MARGIN, 0..=500, c_end 12;
+    see_quiet_margin: i32 = SEE_QUIET_MARGIN, 0..=200, c_end 4;
+    singular_min_depth: i32 = SINGULAR_MIN_DEPTH, 4..=15, c_end 1;
+    singular_margin: i32 = SINGULAR_MARGIN, 0..=10, c_end 1;
+    delta_margin: i32 = DELTA_MARGIN, 0..=600, c_end 12;
+    history_bonus_scale: i32 = HISTORY_BONUS_SCALE, 1..=64, c_end 1;
+}
+
+/// The entry of [`SEARCH_PARAMS`] named `name`.
+pub fn param_spec(name: &str) -> Option<&'static ParamSpec> {
+    SEARCH_PARAMS.iter().find(|p| p.name == name)
+}
+
+/// The late-move reduction table of `p`: `[depth][move number]`, see `LMR_BASE`.
+pub fn lmr_table(p: &SearchParams) -> Box<[[i32; 64]; 64]> {
+    let mut lmr = Box::new([[0i32; 64]; 64]);
+    for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (p.lmr_base + (d as f64).ln() * (m as f64).ln() / p.lmr_divisor) as i32;
+        }
+    }
+    lmr
+}

@@ -63,6 +63,9 @@ pub struct SearchConfig {
     /// Let the df-pn solver look for a mate at the root (see `docs/mate.md`); off for `bench`,
     /// which measures the search alone.
     pub mate_probe: bool,
+    /// The margins, reductions and depth limits of the search (default: the constants of
+    /// `crate::params`); only a tuner sets others.
+    pub params: SearchParams,
 }
 
 impl Default for SearchConfig {
@@ -74,6 +77,7 @@ impl Default for SearchConfig {
             verbose: true,
             skill_level: SKILL_FULL,
             mate_probe: true,
+            params: SearchParams::default(),
         }
     }
 }
@@ -154,6 +158,9 @@ pub struct Searcher {
     /// The limits of the current search (this thread's copy).
     limiter: Limiter,
     stopped: bool,
+    /// The parameters of the current search (`SearchConfig::params`), and the late-move
+    /// reductions they give.
+    pub(super) params: SearchParams,
     lmr: Box<[[i32; 64]; 64]>,
     /// Root moves excluded at this multipv pass.
     excluded: Vec<Move>,
@@ -190,12 +197,8 @@ pub(super) fn score_from_tt(s: i32, ply: usize) -> i32 {
 
 impl Searcher {
     pub fn new(tt: Arc<TranspositionTable>, signals: Arc<Signals>) -> Searcher {
-        let mut lmr = Box::new([[0i32; 64]; 64]);
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
-            }
-        }
+        let params = SearchParams::default();
+        let lmr = lmr_table(&params);
         Searcher {
             tt,
             signals,
@@ -222,6 +225,7 @@ impl Searcher {
             start: Instant::now(),
             limiter: Limiter::new(&Limits::default(), Color::Black, 0, SKILL_FULL),
             stopped: false,
+            params,
             lmr,
             excluded: Vec::new(),
             flushed: 0,
@@ -267,6 +271,14 @@ impl Searcher {
         self.stack[ply] = pos;
         self.path[ply] = (m, history_index);
         self.accs.invalidate(ply);
+    }
+
+    /// Takes the parameters of a search, rebuilding the reduction table when they change it.
+    pub(super) fn set_params(&mut self, p: SearchParams) {
+        if p.lmr_base != self.params.lmr_base || p.lmr_divisor != self.params.lmr_divisor {
+            self.lmr = lmr_table(&p);
+        }
+        self.params = p;
     }
 
     pub fn set_tt(&mut self, tt: Arc<TranspositionTable>) {

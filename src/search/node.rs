@@ -140,8 +140,9 @@ impl Searcher {
 
         if !pv_node && !in_check && skip.is_none() {
             // Step 6: reverse futility pruning.
-            if depth <= RFP_DEPTH_LIMIT
-                && static_eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            let p = &self.params;
+            if depth <= p.rfp_depth_limit
+                && static_eval - p.rfp_margin * (depth - improving as i32) >= beta
                 && static_eval.abs() < MATE_BOUND
             {
                 return static_eval;
@@ -188,10 +189,11 @@ impl Searcher {
         static_eval: i32,
         cut_node: bool,
     ) -> Option<i32> {
-        if depth < NMP_MIN_DEPTH || static_eval < beta || beta.abs() >= MATE_BOUND {
+        let p = &self.params;
+        if depth < p.nmp_min_depth || static_eval < beta || beta.abs() >= MATE_BOUND {
             return None;
         }
-        let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+        let r = p.nmp_base_reduction + depth / p.nmp_depth_divisor;
         let mut next = *pos;
         next.do_null_move();
         self.set_ply(ply + 1, next, Move::NONE, 0);
@@ -359,25 +361,26 @@ impl Searcher {
             return false;
         }
         let depth = node.depth;
+        let p = &self.params;
         if !noisy {
             // Late move pruning.
-            let lmp_limit = (LMP_BASE + (depth * depth) as usize) >> (!node.improving as usize);
-            if depth <= LMP_DEPTH_LIMIT && i >= lmp_limit {
+            let lmp_limit = (p.lmp_base + (depth * depth) as usize) >> (!node.improving as usize);
+            if depth <= p.lmp_depth_limit && i >= lmp_limit {
                 return true;
             }
             // Futility pruning.
-            if depth <= FUTILITY_DEPTH_LIMIT
-                && node.static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha
+            if depth <= p.futility_depth_limit
+                && node.static_eval + p.futility_base + p.futility_margin * depth <= alpha
             {
                 return true;
             }
         }
         // Static exchange pruning.
-        if depth <= SEE_PRUNING_DEPTH {
+        if depth <= p.see_pruning_depth {
             let threshold = if noisy {
-                -SEE_NOISY_MARGIN * depth
+                -p.see_noisy_margin * depth
             } else {
-                -SEE_QUIET_MARGIN * depth * depth
+                -p.see_quiet_margin * depth * depth
             };
             if !see_ge(node.pos, m, threshold) {
                 return true;
@@ -394,7 +397,7 @@ impl Searcher {
         if m != node.tt_move
             || ply == 0
             || !node.skip.is_none()
-            || depth < SINGULAR_MIN_DEPTH
+            || depth < self.params.singular_min_depth
             || (ply as i32) >= 2 * self.root_depth
         {
             return Singular::No;
@@ -409,7 +412,7 @@ impl Searcher {
         {
             return Singular::No;
         }
-        let sbeta = ts - SINGULAR_MARGIN * depth;
+        let sbeta = ts - self.params.singular_margin * depth;
         self.skip_move[ply] = m;
         let v = self.search(ply, (depth - 1) / 2, sbeta - 1, sbeta, false, node.cut_node);
         self.skip_move[ply] = Move::NONE;
@@ -475,7 +478,7 @@ impl Searcher {
     /// A quiet move that failed high: its history up, the other quiets tried before it down,
     /// the counter move of the previous move, and the killers.
     fn reward_quiet(&mut self, pos: &Position, ply: usize, depth: i32, best: Move, tried: &[Move]) {
-        let bonus = history_bonus(depth);
+        let bonus = history_bonus(depth, self.params.history_bonus_scale);
         update_history(&mut self.history, pos, best, bonus);
         for &q in tried {
             if q != best {

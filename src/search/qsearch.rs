@@ -86,7 +86,7 @@ impl Searcher {
                 let gain = victim.map_or(0, |p| capture_value(p.kind))
                     + if m.is_promotion() { 400 } else { 0 };
                 // Delta pruning.
-                if stand_pat + gain + DELTA_MARGIN <= alpha {
+                if stand_pat + gain + self.params.delta_margin <= alpha {
                     continue;
                 }
             }

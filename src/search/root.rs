@@ -162,6 +162,7 @@ impl Searcher {
         config: &SearchConfig,
     ) {
         self.config = config.clone();
+        self.set_params(config.params);
         if thread > 0 {
             self.config.verbose = false;
             self.config.multipv = 1;
@@ -226,7 +227,7 @@ impl Searcher {
     fn aspirate(&mut self, moves: &mut [RootMove], pv_index: usize, depth: i32, reported: usize) {
         self.seldepth = 0;
         let prev = moves[pv_index].prev_score;
-        let mut window = ASPIRATION_WINDOW;
+        let mut window = self.params.aspiration_window;
         let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND {
             (
                 (prev - window).max(-INFINITY),
