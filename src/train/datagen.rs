@@ -56,6 +56,45 @@ impl Adjudication {
     };
 }
 
+/// Follows the search scores of a game for [`Adjudication`].
+#[derive(Clone, Debug)]
+pub struct Adjudicator {
+    adj: Adjudication,
+    /// The side the last searches favour by at least `adj.score`, and for how many plies.
+    streak: (Option<Color>, u32),
+}
+
+impl Adjudicator {
+    pub fn new(adj: Adjudication) -> Adjudicator {
+        Adjudicator {
+            adj,
+            streak: (None, 0),
+        }
+    }
+
+    /// After the search of the side to move `us` scored `score`: the winner, when that
+    /// decides the game.
+    pub fn judge(&mut self, us: Color, score: i32) -> Option<Color> {
+        let adj = self.adj;
+        let favoured = if score > 0 { us } else { !us };
+        if adj.mate && score.abs() >= MATE_BOUND {
+            return Some(favoured);
+        }
+        if adj.score > 0 && score.abs() >= adj.score {
+            self.streak = match self.streak {
+                (Some(c), n) if c == favoured => (Some(c), n + 1),
+                _ => (Some(favoured), 1),
+            };
+            if self.streak.1 >= adj.score_plies.max(1) {
+                return Some(favoured);
+            }
+        } else {
+            self.streak = (None, 0);
+        }
+        None
+    }
+}
+
 impl Default for Adjudication {
     /// Mate scores, and 2000 cp held for 4 plies: in the 23k positions of `gen1-s31` (5000
     /// nodes) the side with a score of at least 2000 won 99.8% of its games.
@@ -170,6 +209,41 @@ pub fn parse_openings(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Draws the start of a game from `rng`: a line of `openings` (as `position` arguments) and
+/// `random_plies` random legal moves, drawn again while the game is already over, or while
+/// `search` (which searches the start and gives its score for the side to move) says it is
+/// beyond `max_start_score` (0: any start is taken, unsearched); at most `START_ATTEMPTS`
+/// draws. `None` when no start was found.
+pub fn draw_start(
+    openings: &[String],
+    random_plies: usize,
+    max_start_score: i32,
+    rules: GameRules,
+    rng: &mut SplitMix64,
+    mut search: impl FnMut(&Game) -> i32,
+) -> Result<Option<Game>, String> {
+    for _ in 0..START_ATTEMPTS {
+        let line = &openings[rng.below(openings.len().max(1))];
+        let mut game = Game::parse_position(line).map_err(|e| format!("opening '{line}': {e}"))?;
+        for _ in 0..random_plies {
+            if game.result(rules).is_some() {
+                break;
+            }
+            let moves = legal_moves(game.current());
+            let m = moves.as_slice()[rng.below(moves.len())];
+            game.play(m).map_err(|e| e.to_string())?;
+        }
+        if game.result(rules).is_some() {
+            continue;
+        }
+        if max_start_score > 0 && search(&game).abs() > max_start_score {
+            continue;
+        }
+        return Ok(Some(game));
+    }
+    Ok(None)
+}
+
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Finish {
@@ -251,40 +325,25 @@ pub fn play_game(s: &Settings, index: u64) -> Result<GameOutput, String> {
     };
     // An opening line plus random plies, searched once: a start whose score is beyond
     // `max_start_score` (a random move often loses a man) is drawn again.
-    let mut chosen = None;
-    for _ in 0..START_ATTEMPTS {
-        let line = &s.openings[rng.below(s.openings.len().max(1))];
-        let mut game = Game::parse_position(line).map_err(|e| format!("opening '{line}': {e}"))?;
-        for _ in 0..s.random_plies {
-            if game.result(rules).is_some() {
-                break;
-            }
-            let moves = legal_moves(game.current());
-            let m = moves.as_slice()[rng.below(moves.len())];
-            game.play(m).map_err(|e| e.to_string())?;
-        }
-        if game.result(rules).is_some() {
-            continue;
-        }
-        if s.max_start_score > 0 {
+    let chosen = draw_start(
+        &s.openings,
+        s.random_plies,
+        s.max_start_score,
+        rules,
+        &mut rng,
+        |game| {
             let r = searcher.think(game.positions(), &start_limits, &[], &config);
             out.nodes += r.nodes;
-            if r.score.abs() > s.max_start_score {
-                continue;
-            }
-        }
-        chosen = Some(game);
-        break;
-    }
+            r.score
+        },
+    )?;
     let Some(mut game) = chosen else {
         return Ok(out);
     };
     out.start_key = game.current().key();
-    let adj = s.adjudication;
+    let mut adjudicator = Adjudicator::new(s.adjudication);
     // (position, score) of the kept positions; results are filled in at the end.
     let mut kept = Vec::new();
-    // The side the last searches favour by at least `adj.score`, and for how many plies.
-    let mut streak: (Option<Color>, u32) = (None, 0);
     let finish = loop {
         if let Some(r) = game.result(rules) {
             break Finish {
@@ -303,27 +362,11 @@ pub fn play_game(s: &Settings, index: u64) -> Result<GameOutput, String> {
         let Some(best) = r.best else {
             return Err(format!("search found no move in {pos}"));
         };
-        let us = pos.side_to_move();
-        let favoured = if r.score > 0 { us } else { !us };
-        if adj.mate && r.score.abs() >= MATE_BOUND {
+        if let Some(winner) = adjudicator.judge(pos.side_to_move(), r.score) {
             break Finish {
-                winner: Some(favoured),
+                winner: Some(winner),
                 adjudicated: true,
             };
-        }
-        if adj.score > 0 && r.score.abs() >= adj.score {
-            streak = match streak {
-                (Some(c), n) if c == favoured => (Some(c), n + 1),
-                _ => (Some(favoured), 1),
-            };
-            if streak.1 >= adj.score_plies.max(1) {
-                break Finish {
-                    winner: Some(favoured),
-                    adjudicated: true,
-                };
-            }
-        } else {
-            streak = (None, 0);
         }
         let noisy = best.is_promotion() || (!best.is_drop() && pos.piece_on(best.to()).is_some());
         if !pos.in_check() && !noisy && r.score.abs() < MATE_BOUND {
