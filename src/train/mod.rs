@@ -1,7 +1,8 @@
-//! What only training the NNUE needs, kept apart from the evaluation the engine runs
+//! What only training needs, kept apart from the evaluation the engine runs
 //! ([`crate::nnue`]): the training-data format, self-play data generation in resumable
-//! shards, merging data into a training set, the float net and the trainer. Nothing in the
-//! engine imports this module. Commands and figures: `docs/nnue.md`.
+//! shards, merging data into a training set, the float net and the trainer; and SPSA tuning
+//! of the search parameters ([`spsa`]). Nothing in the engine imports this module. Commands
+//! and figures: `docs/nnue.md`, `docs/tuning.md`.
 
 pub mod data;
 pub mod datagen;
@@ -9,4 +10,5 @@ pub mod float;
 pub mod merge;
 pub mod rng;
 pub mod shard;
+pub mod spsa;
 pub mod trainer;
