@@ -131,3 +131,34 @@ fn every_parameter_is_read_by_the_search_and_the_defaults_come_back() {
         base
     );
 }
+
+#[test]
+fn docs_tuning_lists_the_table() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/tuning.md");
+    let doc = std::fs::read_to_string(path).expect("docs/tuning.md");
+    // Rows `| `NAME` | type | default | min | max | c_end |`.
+    let rows: Vec<Vec<String>> = doc
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| {
+            l.split('|')
+                .map(|c| c.trim().trim_matches('`').to_string())
+                .filter(|c| !c.is_empty())
+                .collect()
+        })
+        .collect();
+    let want: Vec<Vec<String>> = SEARCH_PARAMS
+        .iter()
+        .map(|p| {
+            vec![
+                p.name.to_string(),
+                p.rust_type.to_string(),
+                p.default.to_string(),
+                p.min.to_string(),
+                p.max.to_string(),
+                p.c_end.to_string(),
+            ]
+        })
+        .collect();
+    assert_eq!(rows, want, "the table of docs/tuning.md");
+}
