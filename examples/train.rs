@@ -20,8 +20,12 @@
 //!
 //! Usage: `cargo run --release --example train -- --data FILE [--data FILE ...] --out PREFIX
 //! [--hidden N] [--epochs N] [--batch N] [--lr X] [--wd X] [--lambda X] [--threads N]
-//! [--val X] [--seed S] [--init FLOAT_NET] [--no-factoriser] [--patience N] [--lr-floor X]
+//! [--val X] [--seed S] [--init NET] [--no-factoriser] [--patience N] [--lr-floor X]
 //! [--compare NET.nnue ...]`
+//!
+//! `--init NET` starts from a net instead of random weights: a float net (`.fnet`), a
+//! quantised net file (`.nnue`, divided back by its scales), or `embedded`, the engine's own
+//! net (how a generation is trained on from the one before; the factoriser rows start at zero).
 //!
 //! Writes `PREFIX.fnet` (float) and, when the hidden size is the engine's, `PREFIX.nnue`
 //! (quantised, loadable by `gogo::nnue::Network::load`).
@@ -63,7 +67,7 @@ struct Options {
 
 const USAGE: &str = "usage: train --data FILE [--data FILE ...] --out PREFIX [--hidden N] \
     [--epochs N] [--batch N] [--lr X] [--wd X] [--lambda X] [--threads N] [--val X] [--seed S] \
-    [--init FLOAT_NET] [--no-factoriser] [--patience N] [--lr-floor X] [--compare NET.nnue ...]";
+    [--init NET] [--no-factoriser] [--patience N] [--lr-floor X] [--compare NET.nnue ...]";
 
 fn parse_args() -> Result<Options, String> {
     let mut o = Options {
@@ -184,6 +188,11 @@ fn run(o: &Options) -> Result<(), String> {
 
     let l = Layout::new(o.hidden);
     let init = match &o.init {
+        // `embedded`: the net built into the engine; a quantised `.nnue` file; else a float net.
+        Some(path) if path.as_os_str() == "embedded" => FloatNet::dequantise(&default_net()),
+        Some(path) if path.extension().is_some_and(|e| e == "nnue") => FloatNet::dequantise(
+            &Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        ),
         Some(path) => FloatNet::load(path).map_err(|e| format!("{}: {e}", path.display()))?,
         None => FloatNet::random(o.hidden, o.seed),
     };

@@ -134,6 +134,20 @@ fn quantised_net_matches_float_net_within_tolerance() {
     assert!(matches!(small.quantise(), Err(NetError::Shape { .. })));
 }
 
+/// A generation is trained on from the net in use: the embedded net divided back by its
+/// scales quantises to itself, and evaluates within rounding of it.
+#[test]
+fn the_embedded_net_dequantises_to_a_float_net_that_quantises_back_to_it() {
+    let net = gogo::nnue::default_net();
+    let float = FloatNet::dequantise(&net);
+    assert_eq!(float.hidden, HIDDEN);
+    assert!(float.quantise().expect("quantises") == *net);
+    for pos in sample_positions(5, 30, 21) {
+        let d = (net.evaluate_position(&pos) as f32 - float.evaluate(&pos)).abs();
+        assert!(d <= 2.0, "{d} cp apart on {pos}");
+    }
+}
+
 #[test]
 fn simd_and_scalar_kernels_agree() {
     let (_, net) = test_net();

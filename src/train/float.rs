@@ -135,6 +135,21 @@ impl FloatNet {
         })
     }
 
+    /// The float net a quantised net stands for (each weight divided by its scale): a
+    /// starting point for training the next net from the one in use. `quantise` gives `net`
+    /// back exactly.
+    pub fn dequantise(net: &Network) -> FloatNet {
+        let qa = QA as f32;
+        let qb = QB as f32;
+        FloatNet {
+            hidden: HIDDEN,
+            ft_w: net.ft_w.iter().map(|&w| w as f32 / qa).collect(),
+            ft_b: net.ft_b.iter().map(|&b| b as f32 / qa).collect(),
+            out_w: net.out_w.iter().map(|&w| w as f32 / qb).collect(),
+            out_b: net.out_b as f32 / (qa * qb),
+        }
+    }
+
     fn payload(&self) -> Vec<u8> {
         let mut p = Vec::with_capacity((self.ft_w.len() + 3 * self.hidden + 1) * 4);
         for v in self
