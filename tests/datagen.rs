@@ -1,12 +1,14 @@
 //! Data generation in shards: resuming after a kill gives the bytes of one uninterrupted run,
 //! the manifest, merging, and adjudication.
 
+mod common;
+
+use common::child::kill_ignored_test_at;
 use gogo::train::data::{self, Record, HEADER_BYTES, RECORD_BYTES};
 use gogo::train::datagen::{self, Adjudication, Fate, Settings};
 use gogo::train::merge;
 use gogo::train::shard::{self, Shard};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 fn settings(first_game: u64, games: u64) -> Settings {
     Settings {
@@ -106,31 +108,16 @@ fn a_shard_killed_by_sigkill_resumes_to_the_bytes_of_one_run() {
     let killed = temp_dir("killed");
     let mut kills = 0;
     for round in 0..2 {
-        let mut child = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "shard_child_process",
-                "--ignored",
-                "--test-threads=1",
-            ])
-            .env("GOGO_SHARD_CHILD_DIR", &killed)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
         let target = 3 + round * 4;
-        let t0 = Instant::now();
-        while journal_lines(&killed, name) < target && t0.elapsed() < Duration::from_secs(120) {
-            if child.try_wait().unwrap().is_some() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        if child.try_wait().unwrap().is_none() {
-            child.kill().unwrap(); // SIGKILL
+        if kill_ignored_test_at(
+            "shard_child_process",
+            "GOGO_SHARD_CHILD_DIR",
+            &killed,
+            target,
+            || journal_lines(&killed, name) as u64,
+        ) {
             kills += 1;
         }
-        child.wait().unwrap();
     }
     let done = journal_lines(&killed, name);
     assert!(

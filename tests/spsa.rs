@@ -2,6 +2,9 @@
 //! whatever the thread count and however often it is stopped (or killed) and resumed, the
 //! update rule, bounds, the state file's refusal of other settings, and the printed constants.
 
+mod common;
+
+use common::child::kill_ignored_test_at;
 use gogo::params::{param_spec, SearchParams, SEARCH_PARAMS};
 use gogo::train::spsa::{
     self, log_path, parse_params, perturbed, run, IterationResult, Param, RunOptions, Schedule,
@@ -9,7 +12,6 @@ use gogo::train::spsa::{
 };
 use gogo::types::Color;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gogo-spsa-{name}-{}", std::process::id()));
@@ -384,30 +386,15 @@ fn a_run_killed_by_sigkill_resumes_to_the_state_of_one_run() {
     let killed = dir.join("killed.spsa");
     let mut kills = 0;
     for target in [2, 4] {
-        let mut child = std::process::Command::new(std::env::current_exe().unwrap())
-            .args([
-                "--exact",
-                "spsa_child_process",
-                "--ignored",
-                "--test-threads=1",
-            ])
-            .env("GOGO_SPSA_CHILD_STATE", &killed)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let t0 = Instant::now();
-        while state_iteration(&killed) < target && t0.elapsed() < Duration::from_secs(120) {
-            if child.try_wait().unwrap().is_some() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        if child.try_wait().unwrap().is_none() {
-            child.kill().unwrap(); // SIGKILL
+        if kill_ignored_test_at(
+            "spsa_child_process",
+            "GOGO_SPSA_CHILD_STATE",
+            &killed,
+            target,
+            || state_iteration(&killed),
+        ) {
             kills += 1;
         }
-        child.wait().unwrap();
     }
     let done = state_iteration(&killed);
     assert!(

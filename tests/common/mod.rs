@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+pub mod child;
 pub mod data;
 pub mod engine;
 pub mod mate_tools;
