@@ -9,7 +9,9 @@
 //! A log line reads `<seconds> <engine>#<instance> <direction> <text>`, with `<` for what the
 //! runner sent and `>` for what the engine answered. A game starts at `usinewgame`; the side
 //! the engine plays is read from the `position` line before each `go` (the SFEN's side to
-//! move and the number of moves after it).
+//! move and the number of moves after it). Each process (`<engine>#<instance>`: with
+//! `--concurrency 2` an engine runs two, each in its own game) is followed on its own, and
+//! the figures are pooled by engine name.
 
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -33,15 +35,21 @@ fn value_after(words: &[&str], key: &str) -> Option<u64> {
 
 fn read(path: &str, engines: &mut BTreeMap<String, EngineLog>) -> std::io::Result<()> {
     let text = std::fs::read(path)?;
-    for line in String::from_utf8_lossy(&text).lines() {
+    parse(&String::from_utf8_lossy(&text), engines);
+    Ok(())
+}
+
+/// Reads one log into `processes`, keyed by `<engine>#<instance>`.
+fn parse(text: &str, processes: &mut BTreeMap<String, EngineLog>) {
+    for line in text.lines() {
         let words: Vec<&str> = line.split_whitespace().collect();
         if words.len() < 4 || words[0].starts_with('#') {
             continue;
         }
-        let (Ok(t), Some((name, _))) = (words[0].parse::<f64>(), words[1].split_once('#')) else {
+        let (Ok(t), true) = (words[0].parse::<f64>(), words[1].contains('#')) else {
             continue;
         };
-        let e = engines.entry(name.to_string()).or_default();
+        let e = processes.entry(words[1].to_string()).or_default();
         match (words[2], words[3]) {
             ("<", "usinewgame") => e.games.push(Vec::new()),
             ("<", "position") => {
@@ -71,7 +79,18 @@ fn read(path: &str, engines: &mut BTreeMap<String, EngineLog>) -> std::io::Resul
             _ => {}
         }
     }
-    Ok(())
+}
+
+/// The processes' logs pooled by engine name (the part before `#`).
+fn by_engine(processes: BTreeMap<String, EngineLog>) -> BTreeMap<String, EngineLog> {
+    let mut engines: BTreeMap<String, EngineLog> = BTreeMap::new();
+    for (key, p) in processes {
+        let name = key.split_once('#').map_or(key.as_str(), |(n, _)| n);
+        let e = engines.entry(name.to_string()).or_default();
+        e.think.extend(p.think);
+        e.games.extend(p.games);
+    }
+    engines
 }
 
 fn main() -> ExitCode {
@@ -80,13 +99,14 @@ fn main() -> ExitCode {
         eprintln!("usage: clockuse MATCH.iolog [MORE.iolog ...]");
         return ExitCode::from(2);
     }
-    let mut engines = BTreeMap::new();
+    let mut processes = BTreeMap::new();
     for p in &paths {
-        if let Err(e) = read(p, &mut engines) {
+        if let Err(e) = read(p, &mut processes) {
             eprintln!("clockuse: {p}: {e}");
             return ExitCode::FAILURE;
         }
     }
+    let engines = by_engine(processes);
     for (name, e) in &engines {
         let mut t = e.think.clone();
         if t.is_empty() {
@@ -124,4 +144,41 @@ fn main() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two games at once, one per process of engine `a`: the processes' lines interleave, and
+    /// each `bestmove` must be timed from its own process's `go`.
+    #[test]
+    fn concurrent_processes_are_followed_apart() {
+        let log = "\
+ 0.000 a#1 < usinewgame
+ 0.000 a#2 < usinewgame
+ 0.010 a#1 < position startpos
+ 0.010 a#1 < go btime 1000 wtime 1000 binc 100 winc 100
+ 0.020 a#2 < position startpos moves 5e4d
+ 0.020 a#2 < go btime 900 wtime 1000 binc 100 winc 100
+ 0.110 a#1 > bestmove 2e2d
+ 0.320 a#2 > bestmove 1a2b
+";
+        let mut processes = BTreeMap::new();
+        parse(log, &mut processes);
+        let engines = by_engine(processes);
+        assert_eq!(engines.len(), 1);
+        let a = &engines["a"];
+        let mut think = a.think.clone();
+        think.sort_by(f64::total_cmp);
+        assert_eq!(think.len(), 2);
+        assert!(
+            (think[0] - 100.0).abs() < 1e-6 && (think[1] - 300.0).abs() < 1e-6,
+            "{think:?}"
+        );
+        // a#1 is sente (its clock is btime), a#2 gote after one move (wtime).
+        let mut games = a.games.clone();
+        games.sort();
+        assert_eq!(games, vec![vec![(1000, 100)], vec![(1000, 100)]]);
+    }
 }
