@@ -6,20 +6,20 @@
 //! tuned set is applied by editing them (see `docs/tuning.md`).
 
 /// Aspiration window half-width at the first try; it widens by `ASPIRATION_GROWTH` per fail.
-pub const ASPIRATION_WINDOW: i32 = 30;
+pub const ASPIRATION_WINDOW: i32 = 35;
 pub const ASPIRATION_GROWTH: i32 = 2;
 /// Aspiration windows start from this depth.
 pub const ASPIRATION_MIN_DEPTH: i32 = 5;
 
 /// Reverse futility pruning: at most this depth, margin per ply.
 pub const RFP_DEPTH_LIMIT: i32 = 7;
-pub const RFP_MARGIN: i32 = 90;
+pub const RFP_MARGIN: i32 = 94;
 
 /// Null-move pruning: minimum depth, base reduction, extra reduction per `NMP_DEPTH_DIVISOR`
 /// plies, and the depth from which a fail-high is verified by a reduced normal search.
 pub const NMP_MIN_DEPTH: i32 = 3;
-pub const NMP_BASE_REDUCTION: i32 = 3;
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
+pub const NMP_BASE_REDUCTION: i32 = 4;
+pub const NMP_DEPTH_DIVISOR: i32 = 3;
 pub const NMP_VERIFY_DEPTH: i32 = 10;
 
 // "Improving" (static evaluation above the one two plies earlier): reverse futility pruning
@@ -27,36 +27,36 @@ pub const NMP_VERIFY_DEPTH: i32 = 10;
 // reductions are one ply smaller than when not improving.
 
 /// Futility pruning of quiet moves at shallow depth: eval + base + per-ply margin < alpha.
-pub const FUTILITY_DEPTH_LIMIT: i32 = 6;
-pub const FUTILITY_BASE: i32 = 80;
-pub const FUTILITY_MARGIN: i32 = 100;
+pub const FUTILITY_DEPTH_LIMIT: i32 = 7;
+pub const FUTILITY_BASE: i32 = 79;
+pub const FUTILITY_MARGIN: i32 = 96;
 
 /// Late move pruning: at depth d, quiet moves after `LMP_BASE + d * d` are skipped.
 pub const LMP_DEPTH_LIMIT: i32 = 6;
-pub const LMP_BASE: usize = 4;
+pub const LMP_BASE: usize = 5;
 
 /// Late move reductions: from this depth and after this many moves.
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_MIN_MOVES: usize = 3;
 /// reduction = LMR_BASE + ln(depth) * ln(moves) / LMR_DIVISOR, in plies (rounded down).
-pub const LMR_BASE: f64 = 0.75;
-pub const LMR_DIVISOR: f64 = 2.25;
+pub const LMR_BASE: f64 = 0.774;
+pub const LMR_DIVISOR: f64 = 2.229;
 
 /// Static exchange pruning: up to this depth, a move whose exchange on its destination loses
 /// more than `SEE_NOISY_MARGIN * depth` (captures and promotions) or
 /// `SEE_QUIET_MARGIN * depth * depth` (other moves and drops) is skipped. Checks are kept.
 pub const SEE_PRUNING_DEPTH: i32 = 6;
-pub const SEE_NOISY_MARGIN: i32 = 150;
-pub const SEE_QUIET_MARGIN: i32 = 45;
+pub const SEE_NOISY_MARGIN: i32 = 151;
+pub const SEE_QUIET_MARGIN: i32 = 47;
 
 /// Singular extension: at this depth or more, when the table holds a lower bound (or exact
 /// score) for the hash move searched at most `SINGULAR_TT_DEPTH_SLACK` plies shallower, the
 /// other moves are searched to half depth against that score less `SINGULAR_MARGIN` per ply.
 /// If they all fail low, the hash move is extended by one ply; if they reach beta anyway, the
 /// node is cut (multi-cut).
-pub const SINGULAR_MIN_DEPTH: i32 = 7;
+pub const SINGULAR_MIN_DEPTH: i32 = 6;
 pub const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
-pub const SINGULAR_MARGIN: i32 = 2;
+pub const SINGULAR_MARGIN: i32 = 3;
 
 /// Internal iterative reduction: with no TT move at this depth or more, search one ply less.
 pub const IIR_MIN_DEPTH: i32 = 4;
@@ -90,7 +90,7 @@ pub const TIME_INSTABILITY_MAX_CHANGES: f64 = 4.0;
 pub const TIME_SINGLE_MOVE_FACTOR: f64 = 0.2;
 
 /// Quiescence delta pruning margin.
-pub const DELTA_MARGIN: i32 = 150;
+pub const DELTA_MARGIN: i32 = 149;
 
 /// History: maximum magnitude (gravity keeps values within it).
 pub const HISTORY_MAX: i32 = 16384;

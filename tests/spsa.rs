@@ -5,7 +5,9 @@
 mod common;
 
 use common::child::kill_ignored_test_at;
-use gogo::params::{param_spec, SearchParams, SEARCH_PARAMS};
+use gogo::params::{
+    param_spec, SearchParams, LMP_BASE, LMR_BASE, LMR_DIVISOR, RFP_MARGIN, SEARCH_PARAMS,
+};
 use gogo::train::spsa::{
     self, log_path, parse_params, perturbed, run, IterationResult, Param, RunOptions, Schedule,
     Settings, Tuner,
@@ -276,8 +278,10 @@ fn the_state_refuses_other_settings_and_reads_back_exactly() {
     wider.params[2].c_end = 9.0;
     refused(wider, &["param.RFP_MARGIN"]);
     // A damaged state is refused too, not taken for a new one.
-    let text = read(&path).replace("theta.RFP_MARGIN=90", "theta.RFP_MARGIN=x");
-    std::fs::write(&path, text).unwrap();
+    let theta_line = format!("theta.RFP_MARGIN={RFP_MARGIN}");
+    let text = read(&path);
+    assert!(text.contains(&theta_line), "{theta_line} in {text}");
+    std::fs::write(&path, text.replace(&theta_line, "theta.RFP_MARGIN=x")).unwrap();
     assert!(Tuner::open(&path, s)
         .unwrap_err()
         .contains("theta.RFP_MARGIN"));
@@ -334,22 +338,20 @@ fn the_values_print_as_rust_constants() {
     t.theta[lmr] = 0.8;
     t.theta[lmp] = 4.49;
     let text = spsa::show(&t.to_text()).unwrap();
-    assert!(
-        text.contains("pub const RFP_MARGIN: i32 = 94; // start 90, theta 93.600\n"),
-        "{text}"
-    );
-    assert!(
-        text.contains("pub const LMR_BASE: f64 = 0.8; // start 0.75, theta 0.800\n"),
-        "{text}"
-    );
-    assert!(
-        text.contains("pub const LMP_BASE: usize = 4; // start 4, theta 4.490\n"),
-        "{text}"
-    );
-    assert!(
-        text.contains("pub const LMR_DIVISOR: f64 = 2.25;"),
-        "{text}"
-    );
+    // The starts are the table's defaults, the constants of src/params.rs.
+    let line = |name: &str, ty: &str, value: &str, start: f64, theta: &str| {
+        format!("pub const {name}: {ty} = {value}; // start {start}, theta {theta}\n")
+    };
+    for expected in [
+        line("RFP_MARGIN", "i32", "94", RFP_MARGIN as f64, "93.600"),
+        line("LMR_BASE", "f64", "0.8", LMR_BASE, "0.800"),
+        line("LMP_BASE", "usize", "4", LMP_BASE as f64, "4.490"),
+    ] {
+        assert!(text.contains(&expected), "{expected} in {text}");
+    }
+    // An untouched parameter keeps its start.
+    let untouched = format!("pub const LMR_DIVISOR: f64 = {LMR_DIVISOR};");
+    assert!(text.contains(&untouched), "{untouched} in {text}");
     assert_eq!(text.matches("pub const").count(), SEARCH_PARAMS.len());
     assert_eq!(text.lines().count(), SEARCH_PARAMS.len() + 1);
     assert!(text.starts_with("// SPSA: iteration 0 of 10"), "{text}");
