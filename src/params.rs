@@ -3,7 +3,8 @@
 //! The margins, reductions and depth limits listed in [`SEARCH_PARAMS`] are read by the search
 //! at run time from a [`SearchParams`] (in `SearchConfig::params`), so that a tuner can play
 //! games between two settings in one process; the constants below are their defaults, and a
-//! tuned set is applied by editing them (see `docs/tuning.md`).
+//! tuned set is applied by editing them (see `docs/tuning.md`). Those of `SEARCH_PARAMS` are
+//! the values of SPSA run tune-1, tuned with generation 2 of the net (docs/tuning.md).
 
 /// Aspiration window half-width at the first try; it widens by `ASPIRATION_GROWTH` per fail.
 pub const ASPIRATION_WINDOW: i32 = 35;
