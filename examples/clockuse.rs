@@ -43,10 +43,10 @@ fn read(path: &str, engines: &mut BTreeMap<String, EngineLog>) -> std::io::Resul
 fn parse(text: &str, processes: &mut BTreeMap<String, EngineLog>) {
     for line in text.lines() {
         let words: Vec<&str> = line.split_whitespace().collect();
-        if words.len() < 4 || words[0].starts_with('#') {
+        if words.len() < 4 || words[0].starts_with('#') || !words[1].contains('#') {
             continue;
         }
-        let (Ok(t), true) = (words[0].parse::<f64>(), words[1].contains('#')) else {
+        let Ok(t) = words[0].parse::<f64>() else {
             continue;
         };
         let e = processes.entry(words[1].to_string()).or_default();
