@@ -278,15 +278,16 @@ pub struct GameOutput {
 }
 
 /// Plays game `index` of the run.
-pub fn play_game(s: &Settings, index: u64) -> Result<GameOutput, String> {
-    let mut rng = SplitMix64::new(mix(s.seed, index));
-    let rules = GameRules {
-        sennichite: SennichiteRule::Draw,
-        max_plies: s.max_plies,
-    };
-    let tt = Arc::new(TranspositionTable::new(s.hash_mb));
+/// A fresh searcher for one game's searches (its own table of `hash_mb`, the net `net` or
+/// the embedded one) and the configuration data searches run with: silent, no mate probe,
+/// repetition a draw. Self-play and rescoring both search this way.
+pub(crate) fn game_searcher(
+    hash_mb: usize,
+    net: Option<&Arc<Network>>,
+) -> (Searcher, SearchConfig) {
+    let tt = Arc::new(TranspositionTable::new(hash_mb));
     let mut searcher = Searcher::new(tt, Arc::new(Signals::default()));
-    if let Some(net) = &s.net {
+    if let Some(net) = net {
         searcher.set_net(Some(net.clone()));
     }
     let config = SearchConfig {
@@ -295,6 +296,16 @@ pub fn play_game(s: &Settings, index: u64) -> Result<GameOutput, String> {
         sennichite: SennichiteRule::Draw,
         ..SearchConfig::default()
     };
+    (searcher, config)
+}
+
+pub fn play_game(s: &Settings, index: u64) -> Result<GameOutput, String> {
+    let mut rng = SplitMix64::new(mix(s.seed, index));
+    let rules = GameRules {
+        sennichite: SennichiteRule::Draw,
+        max_plies: s.max_plies,
+    };
+    let (mut searcher, config) = game_searcher(s.hash_mb, s.net.as_ref());
     let limits = Limits {
         nodes: Some(s.nodes),
         ..Limits::default()

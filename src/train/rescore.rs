@@ -10,12 +10,11 @@
 //! captures nor promotes and the score is not a mate.
 
 use super::data::Record;
-use crate::game::SennichiteRule;
+use super::datagen::game_searcher;
 use crate::movepick::is_noisy;
 use crate::nnue::Network;
-use crate::search::{SearchConfig, Searcher, Signals, MATE_BOUND, SEARCH_STACK_BYTES};
+use crate::search::{MATE_BOUND, SEARCH_STACK_BYTES};
 use crate::time::Limits;
-use crate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -72,17 +71,7 @@ pub fn games(records: &[Record]) -> Vec<std::ops::Range<usize>> {
 
 /// Searches one game's records again.
 fn rescore_game(records: &[Record], s: &Settings) -> GameOutcome {
-    let tt = Arc::new(TranspositionTable::new(s.hash_mb));
-    let mut searcher = Searcher::new(tt, Arc::new(Signals::default()));
-    if let Some(net) = &s.net {
-        searcher.set_net(Some(net.clone()));
-    }
-    let config = SearchConfig {
-        verbose: false,
-        mate_probe: false,
-        sennichite: SennichiteRule::Draw,
-        ..SearchConfig::default()
-    };
+    let (mut searcher, config) = game_searcher(s.hash_mb, s.net.as_ref());
     let limits = Limits {
         nodes: Some(s.nodes),
         ..Limits::default()
