@@ -133,22 +133,21 @@ fn run(o: &Options) -> Result<(), String> {
     };
     let start = Instant::now();
     let (mut kept, mut searched, mut nodes) = (0u64, 0u64, 0u64);
+    // Blocks end at the first game end at least `block` records after their start; `done` is
+    // always a game end (a block's, or 0).
+    let ends: Vec<usize> = games(&records).iter().map(|g| g.end).collect();
     while done < records.len() {
-        // A block ends at the first game boundary at or after `block` records.
-        let rest = &records[done..];
-        let mut end = 0;
-        for g in games(rest) {
-            end = g.end;
-            if end >= o.block {
-                break;
-            }
-        }
-        let (out, s) = rescore(&rest[..end], &settings);
+        let end = ends
+            .iter()
+            .copied()
+            .find(|&e| e >= done + o.block)
+            .unwrap_or(records.len());
+        let (out, s) = rescore(&records[done..end], &settings);
         for r in &out {
             writer.write(r).map_err(|e| e.to_string())?;
         }
         writer.sync().map_err(|e| e.to_string())?;
-        done += end;
+        done = end;
         let tmp = progress.with_extension("progress.tmp");
         std::fs::write(&tmp, format!("{done} {}\n{run_id}\n", writer.count()))
             .and_then(|_| std::fs::rename(&tmp, &progress))

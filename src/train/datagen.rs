@@ -277,7 +277,6 @@ pub struct GameOutput {
     pub nodes: u64,
 }
 
-/// Plays game `index` of the run.
 /// A fresh searcher for one game's searches (its own table of `hash_mb`, the net `net` or
 /// the embedded one) and the configuration data searches run with: silent, no mate probe,
 /// repetition a draw. Self-play and rescoring both search this way.
@@ -299,6 +298,7 @@ pub(crate) fn game_searcher(
     (searcher, config)
 }
 
+/// Plays game `index` of the run.
 pub fn play_game(s: &Settings, index: u64) -> Result<GameOutput, String> {
     let mut rng = SplitMix64::new(mix(s.seed, index));
     let rules = GameRules {

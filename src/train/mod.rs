@@ -1,7 +1,7 @@
 //! What only training needs, kept apart from the evaluation the engine runs
 //! ([`crate::nnue`]): the training-data format, self-play data generation in resumable
-//! shards, rescoring data with deeper searches, merging data into a training set, the float net and the trainer; and SPSA tuning
-//! of the search parameters ([`spsa`]). Nothing in the engine imports this module. Commands
+//! shards, rescoring data with deeper searches, merging data into a training set, the float
+//! net and the trainer; and SPSA tuning of the search parameters ([`spsa`]). Nothing in the engine imports this module. Commands
 //! and figures: `docs/nnue.md`, `docs/tuning.md`.
 
 pub mod data;
