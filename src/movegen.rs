@@ -394,6 +394,74 @@ pub fn evasions(pos: &Position) -> MoveList {
     list
 }
 
+/// Collects the quiet moves and drops that give check (see [`quiet_checks`]).
+struct QuietChecks<'a> {
+    pos: &'a Position,
+    them: Color,
+    /// The enemy king's square.
+    king: Square,
+    occ: Bitboard,
+    enemy: Bitboard,
+    zone: Bitboard,
+    /// Our men whose leaving their square may uncover a check by another of our men.
+    discoverers: Bitboard,
+    list: &'a mut MoveList,
+}
+
+impl GroupSink for QuietChecks<'_> {
+    #[inline(always)]
+    fn board(&mut self, kind: PieceKind, from: Square, targets: Bitboard) {
+        // The quiet class of `Expander`: no capture, no promotion, pawns outside the zone.
+        let mut quiets = targets & !self.enemy;
+        if kind == PieceKind::Pawn {
+            quiets &= !self.zone;
+        }
+        if self.discoverers.has(from) {
+            for to in quiets {
+                let m = Move::board(from, to, false);
+                if gives_check(self.pos, m) {
+                    self.list.push(m);
+                }
+            }
+        } else {
+            // The squares from which `kind` sees the king once `from` is empty: by symmetry,
+            // those that `kind` of the other colour sees from the king.
+            let occ = self.occ ^ Bitboard::from(from);
+            for to in quiets & attacks(self.them, kind, self.king, occ) {
+                self.list.push(Move::board(from, to, false));
+            }
+        }
+    }
+    #[inline(always)]
+    fn drop(&mut self, kind: PieceKind, targets: Bitboard) {
+        for to in targets & attacks(self.them, kind, self.king, self.occ) {
+            self.list.push(Move::drop(kind, to));
+        }
+    }
+}
+
+/// Appends the legal quiet moves and drops (the classes [`QUIET`] and [`DROPS`]) that give
+/// check, in the order in which [`generate`] gives those classes: the same list as filtering
+/// that generation with [`gives_check`], without testing every move.
+pub fn quiet_checks(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let them = !us;
+    let Some(king) = pos.king_square(them) else {
+        return;
+    };
+    let mut sink = QuietChecks {
+        pos,
+        them,
+        king,
+        occ: pos.occupied(),
+        enemy: pos.pieces(them),
+        zone: Bitboard::zone(us),
+        discoverers: pos.blockers(them, king) & pos.pieces(us),
+        list,
+    };
+    for_each_group(pos, &mut sink);
+}
+
 /// Legal moves that give check.
 pub fn checks(pos: &Position) -> MoveList {
     let mut all = MoveList::new();

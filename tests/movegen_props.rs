@@ -5,7 +5,7 @@ mod common;
 use common::{RefPos, Rng};
 use gogo::movegen::{
     checks, count_legal, evasions, generate, gives_check, has_legal_move, is_legal, legal_moves,
-    MoveList, DROPS, NOISY, QUIET,
+    quiet_checks, MoveList, DROPS, NOISY, QUIET,
 };
 use gogo::position::Position;
 use gogo::types::Move;
@@ -112,6 +112,40 @@ fn specialised_generators_partition_the_legal_moves() {
             );
         }
     });
+}
+
+#[test]
+fn quiet_checks_are_the_checking_quiet_moves_and_drops_in_generation_order() {
+    let (mut drops, mut discovered, mut board) = (0, 0, 0);
+    random_positions(300, 60, |pos| {
+        let mut quiet = MoveList::new();
+        generate(pos, QUIET | DROPS, &mut quiet);
+        let want: Vec<Move> = quiet
+            .iter()
+            .copied()
+            .filter(|&m| pos.after(m).in_check())
+            .collect();
+        let mut got = MoveList::new();
+        quiet_checks(pos, &mut got);
+        assert_eq!(got.as_slice(), want.as_slice(), "quiet checks of {pos}");
+        for &m in &want {
+            if m.is_drop() {
+                drops += 1;
+            } else {
+                board += 1;
+                // Discovered: the man that moved does not itself attack the king.
+                let after = pos.after(m);
+                if !after.checkers().has(m.to()) || after.checkers().more_than_one() {
+                    discovered += 1;
+                }
+            }
+        }
+    });
+    // The walk meets every kind of quiet check, so the comparison is not empty.
+    assert!(
+        drops > 100 && board > 100 && discovered > 10,
+        "{drops} {board} {discovered}"
+    );
 }
 
 #[test]

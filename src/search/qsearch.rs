@@ -4,7 +4,7 @@
 
 use super::{score_from_tt, Searcher, INFINITY, MATE, MAX_PLY};
 use crate::eval::capture_value;
-use crate::movegen::{self, gives_check, MoveList, NOISY};
+use crate::movegen::{self, MoveList, NOISY};
 use crate::movepick::history_index;
 use crate::params::*;
 use crate::position::Position;
@@ -15,10 +15,10 @@ use crate::types::Move;
 impl Searcher {
     /// Appends the quiet checking moves and drops that land safely.
     fn add_safe_checks(&self, pos: &Position, moves: &mut MoveList) {
-        let mut quiet = MoveList::new();
-        movegen::generate(pos, movegen::QUIET | movegen::DROPS, &mut quiet);
-        for &m in quiet.iter() {
-            if gives_check(pos, m) && Self::lands_safely(pos, m) {
+        let mut checks = MoveList::new();
+        movegen::quiet_checks(pos, &mut checks);
+        for &m in checks.iter() {
+            if Self::lands_safely(pos, m) {
                 moves.push(m);
             }
         }
