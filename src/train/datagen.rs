@@ -280,10 +280,7 @@ pub struct GameOutput {
 /// A fresh searcher for one game's searches (its own table of `hash_mb`, the net `net` or
 /// the embedded one) and the configuration data searches run with: silent, no mate probe,
 /// repetition a draw. Self-play and rescoring both search this way.
-pub(crate) fn game_searcher(
-    hash_mb: usize,
-    net: Option<&Arc<Network>>,
-) -> (Searcher, SearchConfig) {
+pub fn game_searcher(hash_mb: usize, net: Option<&Arc<Network>>) -> (Searcher, SearchConfig) {
     let tt = Arc::new(TranspositionTable::new(hash_mb));
     let mut searcher = Searcher::new(tt, Arc::new(Signals::default()));
     if let Some(net) = net {
