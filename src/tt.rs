@@ -53,8 +53,13 @@ struct Slot {
 
 const BUCKET: usize = 4;
 
+/// The slots a key may use: one cache line, so that a probe reads one line from memory.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket([Slot; BUCKET]);
+
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    table: Vec<Bucket>,
     buckets: usize,
     generation: AtomicU8,
 }
@@ -98,12 +103,12 @@ impl TranspositionTable {
     /// memory is not there (instead of aborting the process).
     pub fn try_new(mb: usize) -> Result<TranspositionTable, std::collections::TryReserveError> {
         let bytes = mb.max(1).saturating_mul(1024 * 1024);
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Slot>())).max(1);
-        let mut slots = Vec::new();
-        slots.try_reserve_exact(buckets * BUCKET)?;
-        slots.resize_with(buckets * BUCKET, Slot::default);
+        let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let mut table = Vec::new();
+        table.try_reserve_exact(buckets)?;
+        table.resize_with(buckets, Bucket::default);
         Ok(TranspositionTable {
-            slots,
+            table,
             buckets,
             generation: AtomicU8::new(0),
         })
@@ -111,11 +116,11 @@ impl TranspositionTable {
 
     /// Size in megabytes (rounded down).
     pub fn size_mb(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<Slot>() / (1024 * 1024)
+        self.table.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.slots() {
             s.check.store(0, Ordering::Relaxed);
             s.data.store(0, Ordering::Relaxed);
         }
@@ -133,10 +138,30 @@ impl TranspositionTable {
         self.generation.load(Ordering::Relaxed)
     }
 
+    fn slots(&self) -> impl Iterator<Item = &Slot> {
+        self.table.iter().flat_map(|b| b.0.iter())
+    }
+
     #[inline]
     fn bucket(&self, key: u64) -> &[Slot] {
         let i = ((key as u128 * self.buckets as u128) >> 64) as usize;
-        &self.slots[i * BUCKET..(i + 1) * BUCKET]
+        &self.table[i].0
+    }
+
+    /// Asks the processor to bring the bucket of `key` into the cache, so that a probe of it
+    /// soon after does not wait for memory (a hint only: nothing changes if it is ignored).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let bucket = self.bucket(key).as_ptr() as *const i8;
+            // SAFETY: SSE is part of every x86-64 processor, and a prefetch reads nothing: the
+            // address is that of a bucket of this live table in any case.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     #[inline]
@@ -189,12 +214,13 @@ impl TranspositionTable {
 
     /// Permille of sampled slots filled in the current generation.
     pub fn hashfull(&self) -> u32 {
-        let n = self.slots.len().min(1000);
+        let n = (self.table.len() * BUCKET).min(1000);
         if n == 0 {
             return 0;
         }
-        let used = self.slots[..n]
-            .iter()
+        let used = self
+            .slots()
+            .take(n)
             .filter(|s| {
                 let d = s.data.load(Ordering::Relaxed);
                 d != 0 && unpack(d).1 == self.generation()

@@ -196,6 +196,7 @@ impl Searcher {
         let r = p.nmp_base_reduction + depth / p.nmp_depth_divisor;
         let mut next = *pos;
         next.do_null_move();
+        self.tt.prefetch(next.key());
         self.set_ply(ply + 1, next, Move::NONE, 0);
         self.push_key(ply + 1);
         let s = -self.search(ply + 1, depth - 1 - r, -beta, -beta + 1, false, !cut_node);
@@ -249,6 +250,7 @@ impl Searcher {
                 Singular::Stopped => return 0,
             };
             let next = pos.after(m);
+            self.tt.prefetch(next.key());
             self.set_ply(ply + 1, next, m, history_index(&pos, m));
             self.push_key(ply + 1);
             // One ply more for a singular move or a check that cannot simply be taken.

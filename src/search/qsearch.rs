@@ -90,7 +90,9 @@ impl Searcher {
                     continue;
                 }
             }
-            self.set_ply(ply + 1, pos.after(m), m, history_index(&pos, m));
+            let next = pos.after(m);
+            self.tt.prefetch(next.key());
+            self.set_ply(ply + 1, next, m, history_index(&pos, m));
             let score = -self.qsearch(ply + 1, -beta, -alpha, qdepth - 1);
             if self.stopped {
                 return 0;
