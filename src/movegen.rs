@@ -74,9 +74,15 @@ impl MoveList {
         self.len = 0;
     }
     /// Keeps the moves for which `keep` is true, in their order.
-    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
-        let mut n = 0;
-        for i in 0..self.len {
+    pub fn retain(&mut self, keep: impl FnMut(Move) -> bool) {
+        self.retain_from(0, keep);
+    }
+    /// Keeps the first `start` moves and, of the rest, those for which `keep` is true, in
+    /// their order.
+    pub fn retain_from(&mut self, start: usize, mut keep: impl FnMut(Move) -> bool) {
+        let start = start.min(self.len);
+        let mut n = start;
+        for i in start..self.len {
             let m = self.moves[i];
             if keep(m) {
                 self.moves[n] = m;

@@ -193,4 +193,18 @@ fn retain_keeps_the_chosen_moves_in_order() {
         .collect();
     assert!(!expected.is_empty() && expected.len() < all.len());
     assert_eq!(kept.as_slice(), &expected[..]);
+    // From an index on: the moves before it stay whatever `keep` says of them.
+    let mut tail = all.clone();
+    tail.retain_from(3, |_| false);
+    assert_eq!(tail.as_slice(), &all.as_slice()[..3]);
+    let mut tail = all.clone();
+    tail.retain_from(3, |m| m.is_drop() || m.to().index() % 2 == 0);
+    let mut want: Vec<Move> = all.as_slice()[..3].to_vec();
+    want.extend(
+        expected
+            .iter()
+            .copied()
+            .filter(|m| !all.as_slice()[..3].contains(m)),
+    );
+    assert_eq!(tail.as_slice(), &want[..]);
 }

@@ -15,13 +15,9 @@ use crate::types::Move;
 impl Searcher {
     /// Appends the quiet checking moves and drops that land safely.
     fn add_safe_checks(&self, pos: &Position, moves: &mut MoveList) {
-        let mut checks = MoveList::new();
-        movegen::quiet_checks(pos, &mut checks);
-        for &m in checks.iter() {
-            if Self::lands_safely(pos, m) {
-                moves.push(m);
-            }
-        }
+        let start = moves.len();
+        movegen::quiet_checks(pos, moves);
+        moves.retain_from(start, |m| Self::lands_safely(pos, m));
     }
 
     /// The quiescence search of the node at `ply` (`qdepth` 0 at the horizon, negative below).

@@ -1,8 +1,8 @@
 //! What only training needs, kept apart from the evaluation the engine runs
 //! ([`crate::nnue`]): the training-data format, self-play data generation in resumable
 //! shards, rescoring data with deeper searches, merging data into a training set, the float
-//! net and the trainer; and SPSA tuning of the search parameters ([`spsa`]). Nothing in the engine imports this module. Commands
-//! and figures: `docs/nnue.md`, `docs/tuning.md`.
+//! net and the trainer; and SPSA tuning of the search parameters ([`spsa`]). Nothing in the
+//! engine imports this module. Commands and figures: `docs/nnue.md`, `docs/tuning.md`.
 
 pub mod data;
 pub mod datagen;
