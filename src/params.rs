@@ -96,7 +96,8 @@ pub const DELTA_MARGIN: i32 = 149;
 /// History: maximum magnitude (gravity keeps values within it).
 pub const HISTORY_MAX: i32 = 16384;
 
-/// Check extension limit: a check extends by one ply while ply < 2 * root depth.
+/// Check extension: a check that captures, promotes or lands where the opponent cannot simply
+/// take it extends by one ply while the node's ply is below `2 * depth + 8`.
 pub const CHECK_EXTENSION: bool = true;
 
 /// Quiescence search also tries safe quiet checks (moves and drops) in its first

@@ -348,7 +348,10 @@ impl Searcher {
     }
 
     /// Whether move `i`, `m`, of a node is pruned unsearched: late-move, futility and
-    /// static-exchange pruning (never in check, for checks, or at PV nodes).
+    /// static-exchange pruning (never in check or at PV nodes). A check is kept when it is a
+    /// capture or promotion or lands on a square the opponent cannot simply take; a quiet
+    /// check that hangs the man (a drop or move into an undefended attacked square) is pruned
+    /// like any quiet move.
     #[inline(always)]
     fn prunes(
         &self,
@@ -359,7 +362,7 @@ impl Searcher {
         checks: bool,
         alpha: i32,
     ) -> bool {
-        if node.in_check || checks || node.pv_node {
+        if node.in_check || node.pv_node || (checks && (noisy || Self::lands_safely(node.pos, m))) {
             return false;
         }
         let depth = node.depth;
