@@ -240,7 +240,10 @@ impl Searcher {
             }
             let noisy = is_noisy(&pos, m);
             let checks = gives_check(&pos, m);
-            if best > -MATE_BOUND && self.prunes(node, i, m, noisy, checks, alpha) {
+            // A check that captures, promotes or lands where it cannot simply be taken: never
+            // pruned, and extended.
+            let safe_check = checks && (noisy || Self::lands_safely(&pos, m));
+            if best > -MATE_BOUND && self.prunes(node, i, m, noisy, safe_check, alpha) {
                 continue;
             }
             let singular = match self.singular(node, m) {
@@ -253,12 +256,9 @@ impl Searcher {
             self.tt.prefetch(next.key());
             self.set_ply(ply + 1, next, m, history_index(&pos, m));
             self.push_key(ply + 1);
-            // One ply more for a singular move or a check that cannot simply be taken.
-            let extends = singular
-                || (CHECK_EXTENSION
-                    && checks
-                    && (ply as i32) < 2 * depth + 8
-                    && (noisy || Self::lands_safely(&pos, m)));
+            // One ply more for a singular move or a safe check.
+            let extends =
+                singular || (CHECK_EXTENSION && safe_check && (ply as i32) < 2 * depth + 8);
             let new_depth = depth - 1 + extends as i32;
             let score = if i == 0 {
                 -self.search(ply + 1, new_depth, -beta, -alpha, node.pv_node, false)
@@ -348,10 +348,10 @@ impl Searcher {
     }
 
     /// Whether move `i`, `m`, of a node is pruned unsearched: late-move, futility and
-    /// static-exchange pruning (never in check or at PV nodes). A check is kept when it is a
-    /// capture or promotion or lands on a square the opponent cannot simply take; a quiet
-    /// check that hangs the man (a drop or move into an undefended attacked square) is pruned
-    /// like any quiet move.
+    /// static-exchange pruning (never in check, at PV nodes, or for a safe check: one that
+    /// captures, promotes or lands on a square the opponent cannot simply take). A quiet check
+    /// that hangs the man (a drop or move into an undefended attacked square) is pruned like
+    /// any quiet move.
     #[inline(always)]
     fn prunes(
         &self,
@@ -359,10 +359,10 @@ impl Searcher {
         i: usize,
         m: Move,
         noisy: bool,
-        checks: bool,
+        safe_check: bool,
         alpha: i32,
     ) -> bool {
-        if node.in_check || node.pv_node || (checks && (noisy || Self::lands_safely(node.pos, m))) {
+        if node.in_check || node.pv_node || safe_check {
             return false;
         }
         let depth = node.depth;
