@@ -1,7 +1,8 @@
 //! Repetition inside the search: the keys of the game and of the current path, and the score
-//! of a node whose position occurred before (sennichite by `SennichiteRule`, perpetual check
-//! lost by the checking side). The game up to the root is looked up in its index, the path
-//! above the root (at most `MAX_PLY` entries) is scanned.
+//! of a node whose position ends the game by repetition (sennichite by `SennichiteRule`,
+//! perpetual check lost by the checking side): a cycle within the search, or the fourth
+//! occurrence of a position of the game. The game up to the root is looked up in its index,
+//! the path above the root (at most `MAX_PLY` entries) is scanned.
 
 use super::{Searcher, REPETITION_WIN};
 use crate::game::RepetitionIndex;
@@ -44,9 +45,16 @@ impl Searcher {
         self.quiet.pop();
     }
 
-    /// The latest index `j <= n - 4` with `j` of the parity of `n` at which the position at
-    /// `n` (the end of `keys`) occurred before: the search path above the root is scanned (at
-    /// most `MAX_PLY` entries), the game up to the root is looked up in its index.
+    /// Where the cycle that ends the game at `n` (the end of `keys`) starts, if it does: an
+    /// index `j <= n - 4` of the parity of `n` at which the position at `n` occurred before.
+    ///
+    /// A cycle within the search (the earlier occurrence on the path or at the root) ends
+    /// the game: whoever chose to enter it had every other move at that node searched too.
+    /// The search path above the root is scanned (at most `MAX_PLY` entries). An occurrence
+    /// only in the game before the root is different: the side to move here had its other
+    /// moves there, in the game, not in this search, and may still leave the cycle, so the
+    /// node ends the game only as the fourth occurrence of its position (the rule), and the
+    /// cycle starts at the first of the four. The game is looked up in its index.
     fn previous_occurrence(&self, n: usize) -> Option<usize> {
         let key = self.keys[n];
         let mut j = n.checked_sub(4)?;
@@ -56,11 +64,14 @@ impl Searcher {
             }
             j = j.checked_sub(2)?;
         }
-        self.game.latest(key, j, n % 2)
+        match self.game.latest(key, j, n % 2)? {
+            root if root == self.root_index => Some(root),
+            _ => self.game.nth_latest(key, j, n % 2, 2),
+        }
     }
 
-    /// The score of the current node (side to move `us`) if its position occurred before in
-    /// the game or on the search path: a cycle in which one side checked with every move is
+    /// The score of the current node (side to move `us`) if its position ends the game by
+    /// repetition (see `previous_occurrence`): a cycle in which one side checked with every move is
     /// lost by that side (perpetual check); any other cycle scores by `SennichiteRule`.
     pub(super) fn repetition_score(&self, us: Color) -> Option<i32> {
         let n = self.keys.len() - 1;

@@ -85,11 +85,14 @@ fn a_singular_extension_search_leaves_its_move_out() {
     }
 }
 
-/// `repetition_score` as it was before the game index (issue 15): a scan of the whole
-/// game, the reference the index must agree with exactly.
+/// `repetition_score` as a scan of the whole game (the root at `root`), the reference the
+/// index must agree with exactly: a cycle within the search ends the game, a repetition of
+/// the game before the root only as the fourth occurrence, the cycle counted from the first
+/// of the four.
 fn scanned_repetition_score(
     keys: &[u64],
     checks: &[bool],
+    root: usize,
     us: Color,
     rule: SennichiteRule,
 ) -> Option<i32> {
@@ -100,6 +103,14 @@ fn scanned_repetition_score(
     let mut j = n - 4;
     loop {
         if keys[j] == keys[n] {
+            if j < root {
+                let same: Vec<usize> = (0..=j)
+                    .rev()
+                    .step_by(2)
+                    .filter(|&i| keys[i] == keys[n])
+                    .collect();
+                j = *same.get(2)?;
+            }
             let they_checked = (j + 2..=n).step_by(2).all(|i| checks[i]);
             let we_checked = (j + 1..n).step_by(2).all(|i| checks[i]);
             return Some(match (they_checked, we_checked) {
@@ -171,7 +182,8 @@ fn the_game_index_finds_what_the_scan_found() {
                     keys.push(p.key());
                     checks.push(p.in_check());
                     let us = p.side_to_move();
-                    let want = scanned_repetition_score(&keys, &checks, us, rule);
+                    let want =
+                        scanned_repetition_score(&keys, &checks, history.len() - 1, us, rule);
                     assert_eq!(s.repetition_score(us), want, "{sfen} {history:?} {ply}");
                     found[match want {
                         None => 0,
@@ -184,6 +196,68 @@ fn the_game_index_finds_what_the_scan_found() {
     }
     // The walks met repetitions of both kinds, not only fresh positions.
     assert!(found.iter().all(|&n| n > 0), "{found:?}");
+}
+
+/// The positions of the game from the start position through `moves`.
+fn game_line(moves: &[&str]) -> Vec<Position> {
+    let mut line = vec![Position::startpos()];
+    for m in moves {
+        let last = *line.last().unwrap();
+        let mv = crate::notation::parse_move(&last, m).unwrap();
+        line.push(last.after(mv));
+    }
+    line
+}
+
+#[test]
+fn a_position_of_the_game_repeated_once_does_not_end_it() {
+    // Against Fairy-Stockfish (3 Dec 2026): after 3e2d 3a2b 1e1d 2a3a 1d1e, gote's 3a2a
+    // brings back the position after 3e2d 3a2b. The search scored that node as sennichite
+    // won by gote (gote-wins) at depth 2, played 3a2a, and sente simply left the cycle.
+    let opening = ["3e2d", "3a2b"];
+    let cycle = ["1e1d", "2a3a", "1d1e", "3a2a"];
+    let tt = Arc::new(TranspositionTable::new(1));
+    // `times` cycles played, then the first three moves of one more: gote's 3a2a brings
+    // back the position after the opening for the (times + 2)-th time.
+    let verdict = |times: usize| {
+        let moves: Vec<&str> = opening
+            .iter()
+            .chain(cycle.iter().cycle().take(4 * times + 3))
+            .copied()
+            .collect();
+        let game = game_line(&moves);
+        let root = *game.last().unwrap();
+        let mut s = searcher_at(root, &tt);
+        s.config.sennichite = SennichiteRule::GoteWins;
+        s.set_game(&game);
+        s.stack[1] = root.after(crate::notation::parse_move(&root, "3a2a").unwrap());
+        s.push_key(1);
+        s.repetition_score(Color::Black)
+    };
+    assert_eq!(verdict(0), None, "second occurrence");
+    assert_eq!(verdict(1), None, "third occurrence");
+    assert_eq!(
+        verdict(2),
+        Some(-REPETITION_WIN),
+        "fourth occurrence: sente loses"
+    );
+    assert_eq!(verdict(3), Some(-REPETITION_WIN), "fifth occurrence");
+
+    // The search from that root no longer reports a won sennichite.
+    let game = game_line(&["3e2d", "3a2b", "1e1d", "2a3a", "1d1e"]);
+    let root = *game.last().unwrap();
+    let limits = Limits {
+        depth: Some(6),
+        ..Default::default()
+    };
+    let config = SearchConfig {
+        mate_probe: false,
+        sennichite: SennichiteRule::GoteWins,
+        ..Default::default()
+    };
+    let mut s = searcher_at(root, &tt);
+    let r = s.think(&game, &limits, &[], &config);
+    assert!(r.score < REPETITION_WIN / 2, "{} {:?}", r.score, r.best);
 }
 
 #[test]
