@@ -71,8 +71,9 @@ impl Searcher {
     }
 
     /// The score of the current node (side to move `us`) if its position ends the game by
-    /// repetition (see `previous_occurrence`): a cycle in which one side checked with every move is
-    /// lost by that side (perpetual check); any other cycle scores by `SennichiteRule`.
+    /// repetition (see `previous_occurrence`): a cycle in which one side checked with every
+    /// move is lost by that side (perpetual check); any other cycle scores by
+    /// `SennichiteRule`.
     pub(super) fn repetition_score(&self, us: Color) -> Option<i32> {
         let n = self.keys.len() - 1;
         if n < 4 {
