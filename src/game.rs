@@ -242,21 +242,24 @@ impl RepetitionIndex {
     /// a key keeps its side to move, so all its indices have one parity and this is a binary
     /// search; the step back over the other parity is for the search's null moves only.)
     pub fn latest(&self, key: u64, limit: usize, parity: usize) -> Option<usize> {
-        self.nth_latest(key, limit, parity, 0)
+        self.latest_first(key, limit, parity).next()
     }
 
-    /// As [`RepetitionIndex::latest`], the `k`-th such index counting back from the latest
-    /// (`k = 0` is the latest): with `k = 2`, the first of four occurrences ending after
-    /// `limit`.
-    pub fn nth_latest(&self, key: u64, limit: usize, parity: usize, k: usize) -> Option<usize> {
-        let list = self.at.get(&key)?;
+    /// Every index `j <= limit` with `j % 2 == parity` at which `key` occurs, the latest
+    /// first (one lookup of the key).
+    pub fn latest_first(
+        &self,
+        key: u64,
+        limit: usize,
+        parity: usize,
+    ) -> impl Iterator<Item = usize> + '_ {
+        let list = self.at.get(&key).map_or(&[][..], Vec::as_slice);
         let end = list.partition_point(|&i| i as usize <= limit);
         list[..end]
             .iter()
             .rev()
             .map(|&i| i as usize)
-            .filter(|i| i % 2 == parity)
-            .nth(k)
+            .filter(move |i| i % 2 == parity)
     }
 
     /// How a repetition of the last position stands (as [`repetition`] of the positions).

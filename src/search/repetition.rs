@@ -64,9 +64,11 @@ impl Searcher {
             }
             j = j.checked_sub(2)?;
         }
-        match self.game.latest(key, j, n % 2)? {
+        let mut earlier = self.game.latest_first(key, j, n % 2);
+        match earlier.next()? {
             root if root == self.root_index => Some(root),
-            _ => self.game.nth_latest(key, j, n % 2, 2),
+            // The first of four: two more back from the latest.
+            _ => earlier.nth(1),
         }
     }
 

@@ -198,9 +198,9 @@ fn the_game_index_finds_what_the_scan_found() {
     assert!(found.iter().all(|&n| n > 0), "{found:?}");
 }
 
-/// The positions of the game from the start position through `moves`.
-fn game_line(moves: &[&str]) -> Vec<Position> {
-    let mut line = vec![Position::startpos()];
+/// The positions of the game from `start` through `moves`.
+fn game_line<'a>(start: Position, moves: impl IntoIterator<Item = &'a str>) -> Vec<Position> {
+    let mut line = vec![start];
     for m in moves {
         let last = *line.last().unwrap();
         let mv = crate::notation::parse_move(&last, m).unwrap();
@@ -220,12 +220,11 @@ fn a_position_of_the_game_repeated_once_does_not_end_it() {
     // `times` cycles played, then the first three moves of one more: gote's 3a2a brings
     // back the position after the opening for the (times + 2)-th time.
     let verdict = |times: usize| {
-        let moves: Vec<&str> = opening
+        let moves = opening
             .iter()
             .chain(cycle.iter().cycle().take(4 * times + 3))
-            .copied()
-            .collect();
-        let game = game_line(&moves);
+            .copied();
+        let game = game_line(Position::startpos(), moves);
         let root = *game.last().unwrap();
         let mut s = searcher_at(root, &tt);
         s.config.sennichite = SennichiteRule::GoteWins;
@@ -244,7 +243,10 @@ fn a_position_of_the_game_repeated_once_does_not_end_it() {
     assert_eq!(verdict(3), Some(-REPETITION_WIN), "fifth occurrence");
 
     // The search from that root no longer reports a won sennichite.
-    let game = game_line(&["3e2d", "3a2b", "1e1d", "2a3a", "1d1e"]);
+    let game = game_line(
+        Position::startpos(),
+        ["3e2d", "3a2b", "1e1d", "2a3a", "1d1e"],
+    );
     let root = *game.last().unwrap();
     let limits = Limits {
         depth: Some(6),
@@ -269,15 +271,7 @@ fn a_long_cycle_game_searches_like_a_short_one() {
     let perpetual = ["3b3a", "1a1b", "3a3b", "1b1a"];
     let quiet = ["5e4d", "1a2b", "4d5e", "2b1a"];
     for (start, cycle) in [(rook, perpetual), (Position::startpos(), quiet)] {
-        let game = |times: usize| {
-            let mut line = vec![start];
-            for m in cycle.iter().cycle().take(4 * times) {
-                let last = *line.last().unwrap();
-                let mv = crate::notation::parse_move(&last, m).unwrap();
-                line.push(last.after(mv));
-            }
-            line
-        };
+        let game = |times: usize| game_line(start, cycle.iter().cycle().take(4 * times).copied());
         let limits = Limits {
             depth: Some(6),
             ..Default::default()
@@ -305,12 +299,10 @@ fn a_long_cycle_game_searches_like_a_short_one() {
 #[ignore]
 fn long_game_nps() {
     let cycle = ["5e4d", "1a2b", "4d5e", "2b1a"];
-    let mut history = vec![Position::startpos()];
-    for m in cycle.iter().cycle().take(200_000) {
-        let last = *history.last().unwrap();
-        let mv = crate::notation::parse_move(&last, m).unwrap();
-        history.push(last.after(mv));
-    }
+    let history = game_line(
+        Position::startpos(),
+        cycle.iter().cycle().take(200_000).copied(),
+    );
     let limits = Limits {
         depth: Some(14),
         ..Default::default()
