@@ -7,7 +7,9 @@
 //! extensions and late-move reductions; 10 mate when there is no legal move (shogi has no
 //! stalemate); 11 history and killer updates and the TT store.
 
-use super::{score_from_tt, score_to_tt, Searcher, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::{
+    score_from_tt, score_to_tt, Searcher, INFINITY, MATE, MATE_BOUND, MAX_PLY, REPETITION_WIN,
+};
 use crate::bitboard::Bitboard;
 use crate::mate::mate_in_one_of;
 use crate::movegen::{self, gives_check, legal_moves, MoveList};
@@ -301,7 +303,11 @@ impl Searcher {
         if best >= beta && !is_noisy(&pos, best_move) {
             self.reward_quiet(&pos, ply, depth, best_move, &quiets_tried[..n_quiets]);
         }
-        let bound = if best >= beta {
+        let bound = if best.abs() == REPETITION_WIN {
+            // A repetition's outcome depends on the path to the node, not on its position:
+            // the table keeps the move, not the score.
+            Bound::None
+        } else if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
             Bound::Exact

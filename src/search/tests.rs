@@ -335,3 +335,36 @@ fn long_game_nps() {
     searcher_at(Position::startpos(), &tt).think(&history, &depth1, &[], &config);
     println!("depth 1 after 200,000 plies: {:?}", started.elapsed());
 }
+
+#[test]
+fn the_table_keeps_no_score_of_a_repetition() {
+    // Two cycles of the opening's moves, then 1e1d 2a3a: sente's 1d1e lets gote's 3a2a
+    // bring back the position after 3e2d 3a2b for the fourth time (sennichite, won by gote
+    // under gote-wins). That outcome belongs to this game's path, not to the position after
+    // 1d1e: reached another way, the position is an ordinary one. The table keeps the node's
+    // move and evaluation but no score.
+    let moves = ["3e2d", "3a2b"]
+        .iter()
+        .chain(["1e1d", "2a3a", "1d1e", "3a2a"].iter().cycle().take(10))
+        .copied();
+    let game = game_line(Position::startpos(), moves);
+    let root = *game.last().unwrap();
+    let node = root.after(crate::notation::parse_move(&root, "1d1e").unwrap());
+    let tt = Arc::new(TranspositionTable::new(1));
+    let limits = Limits {
+        depth: Some(5),
+        ..Default::default()
+    };
+    let config = SearchConfig {
+        mate_probe: false,
+        sennichite: SennichiteRule::GoteWins,
+        ..Default::default()
+    };
+    let mut s = searcher_at(root, &tt);
+    s.think(&game, &limits, &[], &config);
+    let e = tt
+        .probe(node.key())
+        .expect("the node after 1d1e was searched");
+    assert_eq!(e.mv, crate::notation::parse_move(&node, "3a2a").unwrap());
+    assert_eq!(e.bound, crate::tt::Bound::None, "{e:?}");
+}
