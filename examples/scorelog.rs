@@ -36,9 +36,8 @@ struct Part {
     /// The moves of its first `position` in this game.
     first_moves: Option<Vec<String>>,
     sente: bool,
-    /// (ply, last score before the move), one per `bestmove`.
-    scores: Vec<(usize, Option<i32>)>,
-    ply: usize,
+    /// The last score before each move (none if it reported only bounds), one per `bestmove`.
+    scores: Vec<Option<i32>>,
     last: Option<i32>,
 }
 
@@ -137,7 +136,6 @@ fn parse(text: &str, log: &mut Log) {
                 let moves = moves_of(&words);
                 let first_sente = words.get(4) != Some(&"sfen") || words.get(6) != Some(&"w");
                 p.sente = first_sente == moves.len().is_multiple_of(2);
-                p.ply = moves.len();
                 p.last = None;
                 if p.first_moves.is_none() {
                     p.first_moves = Some(moves);
@@ -150,7 +148,7 @@ fn parse(text: &str, log: &mut Log) {
             }
             (">", "bestmove") => {
                 if let Some(p) = parts.last_mut() {
-                    p.scores.push((p.ply, p.last.take()));
+                    p.scores.push(p.last.take());
                 }
             }
             _ => {}
@@ -217,7 +215,7 @@ fn summarise(log: &Log, low: i32, high: i32) -> BTreeMap<String, Summary> {
                 s.wins += 1;
             } else if winner == "sente" || winner == "gote" {
                 s.losses += 1;
-                let seen: Vec<i32> = p.scores.iter().filter_map(|&(_, v)| v).collect();
+                let seen: Vec<i32> = p.scores.iter().flatten().copied().collect();
                 if let Some(kind) = classify(&seen, low, high) {
                     s.lost.entry(kind).or_default().push(id);
                 }
