@@ -77,11 +77,11 @@ fn run() -> Result<(), String> {
         return Err(format!("--t {t}: outside 0..1"));
     }
     let m = mix(&load(a)?, &load(b)?, t)?;
-    let fpath = out.with_extension("fnet");
+    let fpath = gogo::train::prefixed(&out, "fnet");
     m.save(&fpath)
         .map_err(|e| format!("{}: {e}", fpath.display()))?;
     let q = m.quantise().map_err(|e| e.to_string())?;
-    let qpath = out.with_extension("nnue");
+    let qpath = gogo::train::prefixed(&out, "nnue");
     q.save(&qpath)
         .map_err(|e| format!("{}: {e}", qpath.display()))?;
     eprintln!(

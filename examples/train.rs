@@ -248,7 +248,7 @@ fn run(o: &Options) -> Result<(), String> {
     let p = f.params;
     let records = val_records;
     let net = export(&l, &p, o.factoriser);
-    let fpath = o.out.with_extension("fnet");
+    let fpath = gogo::train::prefixed(&o.out, "fnet");
     net.save(&fpath)
         .map_err(|e| format!("{}: {e}", fpath.display()))?;
     log::info!("float net written to {}", fpath.display());
@@ -260,7 +260,7 @@ fn run(o: &Options) -> Result<(), String> {
     compare(&evaluators, &records, o.lambda);
     if o.hidden == HIDDEN {
         let q = net.quantise().map_err(|e| e.to_string())?;
-        let qpath = o.out.with_extension("nnue");
+        let qpath = gogo::train::prefixed(&o.out, "nnue");
         q.save(&qpath)
             .map_err(|e| format!("{}: {e}", qpath.display()))?;
         let (mut sum, mut worst) = (0.0f64, 0.0f64);
