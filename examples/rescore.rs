@@ -12,8 +12,8 @@
 //! The output does not depend on `--threads` (each game is searched by a fresh searcher).
 
 use gogo::nnue::Network;
-use gogo::train::data::{self, DataWriter, Record};
-use gogo::train::rescore::{games, rescore, Settings};
+use gogo::train::data::{self, games, DataWriter, Record};
+use gogo::train::rescore::{rescore, Settings};
 use gogo::train::shard;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -10,10 +10,13 @@
 //! Target: `lambda * result + (1 - lambda) * sigmoid(score / SCALE)` (result 1 win, 0.5 draw,
 //! 0 loss, side to move's view); prediction `sigmoid(output)` where output 1.0 = SCALE cp;
 //! loss: mean squared error. All `--data` files are pooled (a directory: all its shards, see
-//! `gogo::train::shard`); a `--val` share of the positions,
-//! chosen by a hash of the position (the same split whatever the files' order, merged or not,
-//! and a position that occurs twice is on one side only), is held out for the validation
-//! loss. The training set is shuffled every epoch, the learning rate falls along a cosine to
+//! `gogo::train::shard`); a `--val` share of the games (`--split game`, the default: runs of
+//! records whose plies rise, chosen by a hash of their first position) or of the positions
+//! (`--split position`: a hash of each position, the split of the nets up to generation 5) is
+//! held out for the validation loss; either split is the same whatever the files' order. Split
+//! by position, the other positions of a held-out position's game are trained on and share its
+//! result, so that loss rewards learning the training games; give the trainer the generator's
+//! files (in game order), not a shuffled merge, for a split by game. The training set is shuffled every epoch, the learning rate falls along a cosine to
 //! `--lr-floor` times `--lr`, training stops after `--patience` epochs without a better
 //! validation loss (0: never early), and the net written is that of the epoch with the lowest
 //! validation loss ([`gogo::train::trainer::fit`]).
@@ -37,7 +40,7 @@ use gogo::train::data::{self, Record};
 use gogo::train::float::FloatNet;
 use gogo::train::shard;
 use gogo::train::trainer::{
-    export, fit, import, is_validation, sample, sigmoid, FitOptions, Layout,
+    export, fit, import, sample, sigmoid, validation_mask, FitOptions, Layout, Split,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -63,11 +66,13 @@ struct Options {
     patience: usize,
     lr_floor: f32,
     compare: Vec<PathBuf>,
+    split: Split,
 }
 
 const USAGE: &str = "usage: train --data FILE [--data FILE ...] --out PREFIX [--hidden N] \
     [--epochs N] [--batch N] [--lr X] [--wd X] [--lambda X] [--threads N] [--val X] [--seed S] \
-    [--init NET] [--no-factoriser] [--patience N] [--lr-floor X] [--compare NET.nnue ...]";
+    [--init NET] [--no-factoriser] [--patience N] [--lr-floor X] [--split game|position] \
+    [--compare NET.nnue ...]";
 
 fn parse_args() -> Result<Options, String> {
     let mut o = Options {
@@ -87,6 +92,7 @@ fn parse_args() -> Result<Options, String> {
         patience: 0,
         lr_floor: 0.01,
         compare: Vec::new(),
+        split: Split::Game,
     };
     let mut out = None;
     let mut args = std::env::args().skip(1);
@@ -118,6 +124,13 @@ fn parse_args() -> Result<Options, String> {
             "--patience" => o.patience = v.parse().map_err(|_| bad())?,
             "--lr-floor" => o.lr_floor = v.parse().map_err(|_| bad())?,
             "--compare" => o.compare.push(PathBuf::from(&v)),
+            "--split" => {
+                o.split = match v.as_str() {
+                    "game" => Split::Game,
+                    "position" => Split::Position,
+                    _ => return Err(format!("--split: 'game' or 'position', not '{v}'")),
+                }
+            }
             _ => return Err(format!("unknown argument '{flag}'\n{USAGE}")),
         }
     }
@@ -133,24 +146,51 @@ fn parse_args() -> Result<Options, String> {
 
 fn run(o: &Options) -> Result<(), String> {
     let t0 = Instant::now();
-    // The pool: every file's positions, split into training and validation by a hash of
-    // the position (so the split does not depend on the files' order or on merging). Only
-    // the validation records are kept whole, for the comparisons at the end.
+    // The pool: every file's positions, split into training and validation by whole games
+    // (`--split game`, the first position of each game hashed) or by position. Either way the
+    // split does not depend on the files' order. Only the validation records are kept whole,
+    // for the comparisons at the end.
     let mut train = Vec::new();
     let mut val = Vec::new();
     let mut val_records: Vec<Record> = Vec::new();
+    let (mut games, mut val_games) = (0usize, 0usize);
     for (path, count) in &shard::data_files(&o.data)? {
         let raw = data::read_raw(path, *count).map_err(|e| format!("{}: {e}", path.display()))?;
-        log::info!("{}: {} positions", path.display(), raw.len());
-        for (i, bytes) in raw.iter().enumerate() {
-            let r = Record::decode(bytes, i as u64).map_err(|e| e.to_string())?;
-            if is_validation(&r.pos, o.val) {
+        let records = raw
+            .iter()
+            .enumerate()
+            .map(|(i, bytes)| Record::decode(bytes, i as u64))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let runs = data::games(&records);
+        log::info!(
+            "{}: {} positions in {} games",
+            path.display(),
+            records.len(),
+            runs.len()
+        );
+        if o.split == Split::Game && records.len() > 100 && records.len() < 3 * runs.len() {
+            log::warn!(
+                "{}: fewer than 3 positions a game: a shuffled (merged) file? its games cannot \
+                 be told apart, so its split is nearly by position",
+                path.display()
+            );
+        }
+        let mask = validation_mask(&records, o.val, o.split);
+        games += runs.len();
+        val_games += runs.iter().filter(|g| mask[g.start]).count();
+        for (r, held) in records.into_iter().zip(mask) {
+            if held {
                 val.push(sample(&r, o.lambda));
                 val_records.push(r);
             } else {
                 train.push(sample(&r, o.lambda));
             }
         }
+    }
+    match o.split {
+        Split::Game => log::info!("split by game: {val_games} of {games} games held out"),
+        Split::Position => log::info!("split by position ({games} games in the data)"),
     }
     if train.is_empty() || val.is_empty() {
         return Err(format!(

@@ -462,3 +462,39 @@ fn a_smaller_budget_in_check_is_recorded_only_when_set() {
     });
     assert!(differs);
 }
+
+#[test]
+fn the_games_of_a_shard_are_told_apart_by_their_plies() {
+    // The trainer holds out whole games (`train --split game`), found as runs of rising plies:
+    // every game of the journal must lie inside one run, or the split would cut it in two.
+    let dir = temp_dir("games");
+    let name = shard::shard_name(7, 0);
+    play_shard(&dir, &name, &settings(0, 16), None);
+    let records = data::read_file(&dir.join(format!("{name}.bin"))).unwrap();
+    let (entries, _) = shard::read_journal(&dir.join(format!("{name}.journal")), 0).unwrap();
+    let runs = data::games(&records);
+    let mut start = 0u64;
+    let mut kept = 0;
+    for e in entries.iter().filter(|e| e.fate == Fate::Kept) {
+        let (a, b) = (start as usize, e.positions_after as usize);
+        start = e.positions_after;
+        if a == b {
+            continue;
+        }
+        kept += 1;
+        assert!(
+            runs.iter().any(|r| r.start <= a && b <= r.end),
+            "game {} (records {a}..{b}) is cut by the runs {runs:?}",
+            e.index
+        );
+    }
+    assert_eq!(start as usize, records.len());
+    // A run joins two games only when a game starts at a later ply than the last one ended:
+    // rare, and harmless for the split (both games on one side).
+    assert!(
+        kept >= 10 && runs.len() * 10 >= kept * 9,
+        "{} runs, {kept} games",
+        runs.len()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

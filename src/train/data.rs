@@ -321,6 +321,24 @@ pub fn decode_all(bytes: &[u8]) -> Result<Vec<Record>, DataError> {
         .collect()
 }
 
+/// The games of `records`, in the order a generator writes them (each game's positions
+/// together, in the order they were played): index ranges of runs whose plies rise from one
+/// record to the next. A shuffled file (the output of `merge`) has no such runs; its "games"
+/// are mostly single positions.
+pub fn games(records: &[Record]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..=records.len() {
+        if i == records.len() || records[i].ply <= records[i - 1].ply {
+            if start < i {
+                out.push(start..i);
+            }
+            start = i;
+        }
+    }
+    out
+}
+
 /// Reads and validates a whole data file.
 pub fn read_file(path: &Path) -> Result<Vec<Record>, DataError> {
     let mut bytes = Vec::new();

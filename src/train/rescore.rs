@@ -9,7 +9,7 @@
 //! when the new search still calls it quiet, as data generation does: the best move neither
 //! captures nor promotes and the score is not a mate.
 
-use super::data::Record;
+use super::data::{games, Record};
 use super::datagen::game_searcher;
 use crate::movepick::is_noisy;
 use crate::nnue::Network;
@@ -53,21 +53,6 @@ enum Outcome {
 
 /// One game's outcomes, in record order, and the nodes searched.
 type GameOutcome = (Vec<Outcome>, u64);
-
-/// The games of `records`: index ranges of runs whose plies rise from one record to the next.
-pub fn games(records: &[Record]) -> Vec<std::ops::Range<usize>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for i in 1..=records.len() {
-        if i == records.len() || records[i].ply <= records[i - 1].ply {
-            if start < i {
-                out.push(start..i);
-            }
-            start = i;
-        }
-    }
-    out
-}
 
 /// Searches one game's records again.
 fn rescore_game(records: &[Record], s: &Settings) -> GameOutcome {

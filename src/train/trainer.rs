@@ -255,6 +255,38 @@ pub fn is_validation(pos: &crate::position::Position, share: f64) -> bool {
     ((h >> 11) as f64 / (1u64 << 53) as f64) < share
 }
 
+/// How the held-out validation set is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// Whole games ([`super::data::games`]), by the first position of each: no game has
+    /// positions on both sides, so the validation loss measures play in games the net has
+    /// not seen. The default.
+    Game,
+    /// Each position by itself ([`is_validation`]): the split of every net up to generation 5
+    /// and the trials of 5 Dec 2026. The other positions of a held-out position's game are
+    /// trained on, and they share its game result and, nearly, its score, so the validation
+    /// loss rewards learning the training games rather than the game.
+    Position,
+}
+
+/// Which records of one file (in the file's order) belong to the validation set.
+pub fn validation_mask(records: &[Record], share: f64, split: Split) -> Vec<bool> {
+    match split {
+        Split::Position => records
+            .iter()
+            .map(|r| is_validation(&r.pos, share))
+            .collect(),
+        Split::Game => {
+            let mut mask = vec![false; records.len()];
+            for g in super::data::games(records) {
+                let v = is_validation(&records[g.start].pos, share);
+                mask[g].iter_mut().for_each(|m| *m = v);
+            }
+            mask
+        }
+    }
+}
+
 /// How [`fit`] trains.
 #[derive(Clone, Debug)]
 pub struct FitOptions {
@@ -519,6 +551,57 @@ mod tests {
             assert!(!is_validation(&r.pos, 0.0));
             assert!(is_validation(&r.pos, 1.0));
         }
+    }
+
+    /// `games` games of random moves from the start position, in the order a generator
+    /// writes them: `plies` records each after six unrecorded plies (a generator's random
+    /// start).
+    fn game_records(games: usize, plies: usize) -> Vec<Record> {
+        let mut rng = SplitMix64::new(9);
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut pos = Position::startpos();
+            for ply in 0..plies + 6 {
+                let moves = legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.after(moves.as_slice()[rng.below(moves.len())]);
+                if ply < 6 {
+                    continue;
+                }
+                out.push(Record {
+                    pos,
+                    score: 0,
+                    result: 0,
+                    ply: ply as u16 + 1,
+                });
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_game_split_keeps_each_game_on_one_side() {
+        let rs = game_records(200, 12);
+        let games = crate::train::data::games(&rs);
+        assert!(games.len() >= 195, "{} games", games.len());
+        let mask = validation_mask(&rs, 0.25, Split::Game);
+        for g in &games {
+            assert!(mask[g.clone()].iter().all(|&v| v == mask[g.start]));
+        }
+        let held: usize = games.iter().filter(|g| mask[g.start]).count();
+        assert!((25..80).contains(&held), "{held} of {} games", games.len());
+        // The position split puts positions of one game on both sides.
+        let by_pos = validation_mask(&rs, 0.25, Split::Position);
+        let mixed = games
+            .iter()
+            .filter(|g| by_pos[g.start..g.end].iter().any(|&v| v != by_pos[g.start]))
+            .count();
+        assert!(mixed > games.len() / 2, "{mixed} of {}", games.len());
+        // All or nothing at the ends.
+        assert!(validation_mask(&rs, 0.0, Split::Game).iter().all(|&v| !v));
+        assert!(validation_mask(&rs, 1.0, Split::Game).iter().all(|&v| v));
     }
 
     #[test]
