@@ -16,8 +16,9 @@
 //! held out for the validation loss; either split is the same whatever the files' order. Split
 //! by position, the other positions of a held-out position's game are trained on and share its
 //! result, so that loss rewards learning the training games; give the trainer the generator's
-//! files (in game order), not a shuffled merge, for a split by game. The training set is shuffled every epoch, the learning rate falls along a cosine to
-//! `--lr-floor` times `--lr`, training stops after `--patience` epochs without a better
+//! files (in game order), not a shuffled merge, for a split by game. The training set is
+//! shuffled every epoch, the learning rate falls along a cosine to `--lr-floor` times `--lr`,
+//! training stops after `--patience` epochs without a better
 //! validation loss (0: never early), and the net written is that of the epoch with the lowest
 //! validation loss ([`gogo::train::trainer::fit`]).
 //!
