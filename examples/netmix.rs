@@ -40,12 +40,19 @@ fn mix(a: &FloatNet, b: &FloatNet, t: f32) -> Result<FloatNet, String> {
             a.hidden, b.hidden
         ));
     }
+    if a.buckets != b.buckets {
+        return Err(format!(
+            "output buckets differ: {} and {}",
+            a.buckets, b.buckets
+        ));
+    }
     Ok(FloatNet {
         hidden: a.hidden,
         ft_w: lerp(&a.ft_w, &b.ft_w, t),
         ft_b: lerp(&a.ft_b, &b.ft_b, t),
+        buckets: a.buckets,
         out_w: lerp(&a.out_w, &b.out_w, t),
-        out_b: (1.0 - t) * a.out_b + t * b.out_b,
+        out_b: lerp(&a.out_b, &b.out_b, t),
     })
 }
 
@@ -116,6 +123,7 @@ mod tests {
             (&m.ft_w, &a.ft_w, &b.ft_w),
             (&m.ft_b, &a.ft_b, &b.ft_b),
             (&m.out_w, &a.out_w, &b.out_w),
+            (&m.out_b, &a.out_b, &b.out_b),
         ];
         for (mv, av, bv) in parts {
             assert_eq!(mv.len(), av.len());
@@ -123,7 +131,7 @@ mod tests {
                 assert!((w - (0.75 * av[i] + 0.25 * bv[i])).abs() < 1e-6);
             }
         }
-        assert!((m.out_b - (0.75 * a.out_b + 0.25 * b.out_b)).abs() < 1e-6);
         assert!(mix(&a, &FloatNet::random(16, 3), 0.5).is_err());
+        assert!(mix(&a, &b.with_buckets(4), 0.5).is_err());
     }
 }

@@ -53,7 +53,7 @@ fn main() -> Result<(), String> {
         let mut sum = 0i64;
         for (_, _, after) in &steps {
             let acc = net.refresh_all(black_box(after), kernel);
-            sum += net.evaluate(&acc, after.side_to_move(), kernel) as i64;
+            sum += net.evaluate(&acc, after, kernel) as i64;
         }
         let refresh = t.elapsed().as_secs_f64();
         let mut acc = net.refresh_all(&steps[0].0, kernel);
@@ -64,7 +64,7 @@ fn main() -> Result<(), String> {
                 acc = net.refresh_all(before, kernel);
             }
             acc = net.update(before, *m, after, &acc, kernel);
-            sum2 += net.evaluate(&acc, after.side_to_move(), kernel) as i64;
+            sum2 += net.evaluate(&acc, after, kernel) as i64;
         }
         let inc = t.elapsed().as_secs_f64();
         assert_eq!(sum, sum2);

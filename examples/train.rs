@@ -25,7 +25,12 @@
 //! Usage: `cargo run --release --example train -- --data FILE [--data FILE ...] --out PREFIX
 //! [--hidden N] [--epochs N] [--batch N] [--lr X] [--wd X] [--lambda X] [--threads N]
 //! [--val X] [--seed S] [--init NET] [--no-factoriser] [--patience N] [--lr-floor X]
-//! [--compare NET.nnue ...]`
+//! [--compare NET.nnue ...] [--buckets N]`
+//!
+//! `--buckets 4` trains a net with output buckets (one set of output weights for each phase,
+//! by the men in both hands: [`gogo::nnue::features::output_bucket`]); from a net of one
+//! bucket (`--init`), every bucket starts as a copy of its output weights. The default is
+//! the `--init` net's buckets (1 without `--init`).
 //!
 //! `--init NET` starts from a net instead of random weights: a float net (`.fnet`), a
 //! quantised net file (`.nnue`, divided back by its scales), or `embedded`, the engine's own
@@ -68,12 +73,13 @@ struct Options {
     lr_floor: f32,
     compare: Vec<PathBuf>,
     split: Split,
+    buckets: Option<usize>,
 }
 
 const USAGE: &str = "usage: train --data FILE [--data FILE ...] --out PREFIX [--hidden N] \
     [--epochs N] [--batch N] [--lr X] [--wd X] [--lambda X] [--threads N] [--val X] [--seed S] \
     [--init NET] [--no-factoriser] [--patience N] [--lr-floor X] [--split game|position] \
-    [--compare NET.nnue ...]";
+    [--compare NET.nnue ...] [--buckets 1|4]";
 
 fn parse_args() -> Result<Options, String> {
     let mut o = Options {
@@ -94,6 +100,7 @@ fn parse_args() -> Result<Options, String> {
         lr_floor: 0.01,
         compare: Vec::new(),
         split: Split::Game,
+        buckets: None,
     };
     let mut out = None;
     let mut args = std::env::args().skip(1);
@@ -125,6 +132,16 @@ fn parse_args() -> Result<Options, String> {
             "--patience" => o.patience = v.parse().map_err(|_| bad())?,
             "--lr-floor" => o.lr_floor = v.parse().map_err(|_| bad())?,
             "--compare" => o.compare.push(PathBuf::from(&v)),
+            "--buckets" => {
+                let n: usize = v.parse().map_err(|_| bad())?;
+                if !gogo::nnue::net::valid_buckets(n) {
+                    return Err(format!(
+                        "--buckets: 1 or {}, not {n}",
+                        gogo::nnue::features::OUTPUT_BUCKETS
+                    ));
+                }
+                o.buckets = Some(n);
+            }
             "--split" => {
                 o.split = match v.as_str() {
                     "game" => Split::Game,
@@ -227,7 +244,6 @@ fn run(o: &Options) -> Result<(), String> {
         Box::new(|pos: &Position| evaluate(pos) as f64),
     ));
 
-    let l = Layout::new(o.hidden);
     let init = match &o.init {
         // `embedded`: the net built into the engine; a quantised `.nnue` file; else a float net.
         Some(path) if path.as_os_str() == "embedded" => FloatNet::dequantise(&default_net()),
@@ -240,6 +256,25 @@ fn run(o: &Options) -> Result<(), String> {
     if init.hidden != o.hidden {
         return Err(format!("--init net has hidden size {}", init.hidden));
     }
+    if init.buckets > 1 || o.buckets.is_some_and(|n| n > 1) {
+        let mut per = [0usize; gogo::nnue::features::OUTPUT_BUCKETS];
+        for s in &train {
+            per[s.bucket as usize] += 1;
+        }
+        log::info!("training positions by output bucket (men in hand 0, 1-2, 3-4, 5+): {per:?}");
+    }
+    let init = match o.buckets {
+        Some(n) if n == init.buckets => init,
+        Some(n) if init.buckets == 1 => init.with_buckets(n),
+        Some(n) => {
+            return Err(format!(
+                "--init net has {} output buckets, --buckets asks {n}",
+                init.buckets
+            ))
+        }
+        None => init,
+    };
+    let l = Layout::new(o.hidden, init.buckets);
     let fit_options = FitOptions {
         epochs: o.epochs,
         batch: o.batch,
@@ -252,10 +287,11 @@ fn run(o: &Options) -> Result<(), String> {
         patience: o.patience,
     };
     log::info!(
-        "{} parameters, hidden {}, factoriser {}, lambda {}, batch {}, lr {} (cosine to x{}), \
+        "{} parameters, hidden {}, {} output buckets, factoriser {}, lambda {}, batch {}, lr {} (cosine to x{}), \
          wd {}, patience {}, {} threads",
         l.len,
         o.hidden,
+        l.buckets,
         o.factoriser,
         o.lambda,
         o.batch,

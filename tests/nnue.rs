@@ -6,6 +6,7 @@ mod common;
 
 use common::Rng;
 use gogo::movegen::legal_moves;
+use gogo::nnue::features;
 use gogo::nnue::net::{screlu_dot, Kernel, NetError, Network};
 use gogo::nnue::HIDDEN;
 use gogo::position::Position;
@@ -83,7 +84,7 @@ fn incremental_accumulator_equals_refresh_after_every_move() {
                 pos = next;
                 assert_eq!(acc, net.refresh_all(&pos, kernel), "after {m}: {pos}");
                 assert_eq!(
-                    net.evaluate(&acc, pos.side_to_move(), kernel),
+                    net.evaluate(&acc, &pos, kernel),
                     net.evaluate_position(&pos)
                 );
             }
@@ -156,7 +157,7 @@ fn simd_and_scalar_kernels_agree() {
             .into_iter()
             .map(|k| {
                 let acc = net.refresh_all(&pos, k);
-                (net.evaluate(&acc, pos.side_to_move(), k), acc)
+                (net.evaluate(&acc, &pos, k), acc)
             })
             .collect();
         assert!(results.windows(2).all(|w| w[0] == w[1]), "{pos}");
@@ -225,6 +226,152 @@ fn net_files_round_trip_and_bad_files_are_refused() {
     assert!(e.to_string().contains("cannot read"), "{e}");
     // Messages say what is wrong.
     assert!(NetError::BadHash.to_string().contains("damaged"));
+}
+
+/// A net with output buckets whose buckets differ: bucket `k`'s output weights are those of
+/// the one-bucket test net plus `0.05 k`, its bias `0.1 k`.
+fn bucketed_net() -> FloatNet {
+    let mut f = FloatNet::random(HIDDEN, 7).with_buckets(features::OUTPUT_BUCKETS);
+    for k in 0..f.buckets {
+        for w in &mut f.out_w[k * 2 * HIDDEN..(k + 1) * 2 * HIDDEN] {
+            *w += 0.05 * k as f32;
+        }
+        f.out_b[k] += 0.1 * k as f32;
+    }
+    f
+}
+
+#[test]
+fn output_buckets_choose_the_weights_by_the_men_in_hand() {
+    let phase = |sfen: &str| features::output_bucket(&Position::from_sfen(sfen).unwrap());
+    assert_eq!(features::output_bucket(&Position::startpos()), 0);
+    assert_eq!(phase("rbsgk/4p/5/P4/KGSBR b - 1"), 0);
+    assert_eq!(phase("rbsgk/4p/5/P4/KGSB1 b R 1"), 1);
+    assert_eq!(phase("rbs1k/4p/5/P4/KGSB1 w Rg 1"), 1);
+    assert_eq!(phase("rbs1k/4p/5/P4/KGS2 b RBg 1"), 2);
+    assert_eq!(phase("r1s1k/4p/5/P4/KGS2 b RBbg 1"), 2);
+    assert_eq!(phase("r3k/4p/5/P4/KG3 b RBSbsg 1"), 3);
+    assert_eq!(phase("4k/4p/5/P4/K4 b RBSGrbsg 1"), 3);
+
+    let float = bucketed_net();
+    let net = float.quantise().unwrap();
+    assert_eq!(net.buckets, features::OUTPUT_BUCKETS);
+    // Each position is evaluated with its bucket's weights: exactly what a one-bucket net
+    // made of those weights says.
+    let single: Vec<Network> = (0..float.buckets)
+        .map(|k| {
+            let mut one = float.clone();
+            one.buckets = 1;
+            one.out_w = float.out_w[k * 2 * HIDDEN..(k + 1) * 2 * HIDDEN].to_vec();
+            one.out_b = vec![float.out_b[k]];
+            one.quantise().unwrap()
+        })
+        .collect();
+    let mut seen = [0u32; features::OUTPUT_BUCKETS];
+    let (mut sum, mut worst, mut n) = (0.0f32, 0.0f32, 0);
+    for pos in sample_positions(30, 40, 9) {
+        let k = features::output_bucket(&pos);
+        seen[k] += 1;
+        assert_eq!(
+            net.evaluate_position(&pos),
+            single[k].evaluate_position(&pos),
+            "{pos}"
+        );
+        let d = (net.evaluate_position(&pos) as f32 - float.evaluate(&pos)).abs();
+        sum += d;
+        worst = worst.max(d);
+        n += 1;
+    }
+    assert!(seen.iter().all(|&c| c > 0), "every bucket seen: {seen:?}");
+    let mean = sum / n as f32;
+    assert!(mean <= 8.0 && worst <= 30.0, "mean {mean} worst {worst}");
+    // The buckets differ, so the choice matters.
+    let pos = Position::from_sfen("4k/4p/5/P4/K4 b RBSGrbsg 1").unwrap();
+    assert_ne!(
+        net.evaluate_position(&pos),
+        single[0].evaluate_position(&pos)
+    );
+
+    // Incremental updates along games give the fresh evaluation.
+    let kernel = Kernel::best();
+    let mut rng = Rng::new(5);
+    for _ in 0..10 {
+        let mut pos = Position::startpos();
+        let mut acc = net.refresh_all(&pos, kernel);
+        for _ in 0..60 {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves.as_slice()[rng.below(moves.len())];
+            let next = pos.after(m);
+            acc = net.update(&pos, m, &next, &acc, kernel);
+            pos = next;
+            assert_eq!(
+                net.evaluate(&acc, &pos, kernel),
+                net.evaluate_position(&pos)
+            );
+        }
+    }
+}
+
+#[test]
+fn bucketed_net_files_round_trip_and_one_bucket_nets_keep_version_1() {
+    // The embedded net (one bucket) is written byte for byte as it was read: version 1.
+    let embedded = gogo::nnue::default_net();
+    assert_eq!(embedded.buckets, 1);
+    assert_eq!(embedded.to_bytes(), gogo::nnue::DEFAULT_NET);
+    assert_eq!(
+        u32::from_le_bytes(gogo::nnue::DEFAULT_NET[8..12].try_into().unwrap()),
+        1
+    );
+
+    let float = bucketed_net();
+    let net = float.quantise().unwrap();
+    let bytes = net.to_bytes();
+    assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 2);
+    assert_eq!(u32::from_le_bytes(bytes[32..36].try_into().unwrap()), 4);
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+    assert_eq!(FloatNet::from_bytes(&float.to_bytes()).unwrap(), float);
+    assert_eq!(FloatNet::dequantise(&net).quantise().unwrap(), net);
+    // Through a file, as EvalFile reads it.
+    let path = std::env::temp_dir().join(format!("gogo-bucketed-{}.nnue", std::process::id()));
+    net.save(&path).unwrap();
+    let loaded = Network::load(&path);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(loaded.unwrap(), net);
+
+    let mut bad = bytes.clone();
+    bad[32] = 3; // a bucket count this build has no bucket function for
+    assert!(matches!(
+        Network::from_bytes(&bad),
+        Err(NetError::Shape {
+            what: "output buckets",
+            ..
+        })
+    ));
+    let mut bad = bytes.clone();
+    bad[8] = 3;
+    assert_eq!(
+        Network::from_bytes(&bad),
+        Err(NetError::UnsupportedVersion(3))
+    );
+    assert!(matches!(
+        Network::from_bytes(&bytes[..bytes.len() - 4]),
+        Err(NetError::Length { .. })
+    ));
+    assert!(matches!(
+        Network::from_bytes(&bytes[..50]),
+        Err(NetError::TooShort(50))
+    ));
+    let mut bad = bytes.clone();
+    let n = bad.len();
+    bad[n - 2] ^= 1; // the last bucket's bias
+    assert_eq!(Network::from_bytes(&bad), Err(NetError::BadHash));
+    let fbytes = float.to_bytes();
+    let mut bad = fbytes.clone();
+    bad[20] = 2;
+    assert!(FloatNet::from_bytes(&bad).is_err());
 }
 
 fn sample_records() -> Vec<Record> {

@@ -61,6 +61,27 @@ pub fn hand_index(p: Color, bucket: usize, c: Color, kind: PieceKind, n: u8) -> 
         as u16
 }
 
+/// Output buckets of a net that has them: the net keeps one set of output weights per bucket
+/// and evaluates a position with the set of its bucket. The bucket is the phase, counted as
+/// the men in both hands (0, 1-2, 3-4, 5 or more): every man not on the board is in a hand,
+/// and drops change what a man is worth.
+pub const OUTPUT_BUCKETS: usize = 4;
+
+/// The output bucket of `pos` (`0..OUTPUT_BUCKETS`).
+#[inline]
+pub fn output_bucket(pos: &Position) -> usize {
+    let men: u8 = Color::BOTH
+        .into_iter()
+        .map(|c| pos.hand(c).0.iter().sum::<u8>())
+        .sum();
+    match men {
+        0 => 0,
+        1..=2 => 1,
+        3..=4 => 2,
+        _ => 3,
+    }
+}
+
 /// A short list of feature indices.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FeatureList {

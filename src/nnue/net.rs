@@ -3,9 +3,12 @@
 //! path that gives bit-identical results (all sums wrap the same way; tested).
 //!
 //! File format (little endian): the 8-byte magic `GOGONNUE`, then u32 version, features,
-//! hidden, QA, QB, SCALE, u64 payload length, u64 FNV-1a hash of the payload, then the payload:
-//! feature weights (features x hidden i16, row by feature), feature biases (hidden i16),
-//! output weights (2 x hidden i16: side to move first), output bias (i32).
+//! hidden, QA, QB, SCALE, (version 2 only) u32 output buckets, u64 payload length, u64 FNV-1a
+//! hash of the payload, then the payload: feature weights (features x hidden i16, row by
+//! feature), feature biases (hidden i16), output weights (per output bucket 2 x hidden i16:
+//! side to move first), output biases (one i32 per bucket). Version 1 is the net of one
+//! output bucket, and such a net is always written as version 1, so its bytes and hash are
+//! those of the nets made before output buckets existed.
 
 use super::features::{self, Change, FEATURES};
 use super::{HIDDEN, QA, QB, SCALE};
@@ -26,8 +29,26 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 pub const MAGIC: &[u8; 8] = b"GOGONNUE";
-pub const VERSION: u32 = 1;
-const HEADER_BYTES: usize = 8 + 6 * 4 + 8 + 8;
+/// The newest version this build writes and reads (it reads version 1 as well).
+pub const VERSION: u32 = 2;
+/// Header of a version 1 file (one output bucket).
+const HEADER_V1: usize = 8 + 6 * 4 + 8 + 8;
+/// Header of a version 2 file (with the number of output buckets).
+const HEADER_V2: usize = HEADER_V1 + 4;
+
+/// The header size of a file of `version`.
+fn header_bytes(version: u32) -> usize {
+    if version == 1 {
+        HEADER_V1
+    } else {
+        HEADER_V2
+    }
+}
+
+/// Whether a net may have `n` output buckets: one, or [`features::OUTPUT_BUCKETS`].
+pub fn valid_buckets(n: usize) -> bool {
+    n == 1 || n == features::OUTPUT_BUCKETS
+}
 
 /// What a path names, for the error that refuses it as a net file.
 fn file_type_name(t: std::fs::FileType) -> &'static str {
@@ -83,7 +104,7 @@ impl fmt::Display for NetError {
             NetError::UnsupportedVersion(v) => {
                 write!(
                     f,
-                    "unsupported net version {v} (this build reads {VERSION})"
+                    "unsupported net version {v} (this build reads 1 to {VERSION})"
                 )
             }
             NetError::Shape {
@@ -156,17 +177,22 @@ pub struct Network {
     /// FEATURES x HIDDEN, row `f` = weights of feature `f`.
     pub ft_w: Vec<i16>,
     pub ft_b: Vec<i16>,
-    /// 2 x HIDDEN: the side to move's accumulator first.
+    /// Output buckets: 1, or [`features::OUTPUT_BUCKETS`] (chosen by
+    /// [`features::output_bucket`]).
+    pub buckets: usize,
+    /// buckets x 2 x HIDDEN: per bucket, the side to move's accumulator first.
     pub out_w: Vec<i16>,
-    pub out_b: i32,
+    /// One per bucket.
+    pub out_b: Vec<i32>,
 }
 
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network({} features x {HIDDEN}, hash {:016x})",
+            "Network({} features x {HIDDEN}, {} output buckets, hash {:016x})",
             FEATURES,
+            self.buckets,
             self.hash()
         )
     }
@@ -185,24 +211,30 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 }
 
 impl Network {
-    pub const PAYLOAD_BYTES: usize = (FEATURES * HIDDEN + HIDDEN + 2 * HIDDEN) * 2 + 4;
+    /// The payload size of a net of `buckets` output buckets.
+    pub const fn payload_bytes(buckets: usize) -> usize {
+        (FEATURES * HIDDEN + HIDDEN + buckets * 2 * HIDDEN) * 2 + 4 * buckets
+    }
 
-    /// A net of zeros (evaluates everything as 0).
+    /// A net of zeros (evaluates everything as 0) with one output bucket.
     pub fn zeros() -> Network {
         Network {
             ft_w: vec![0; FEATURES * HIDDEN],
             ft_b: vec![0; HIDDEN],
+            buckets: 1,
             out_w: vec![0; 2 * HIDDEN],
-            out_b: 0,
+            out_b: vec![0],
         }
     }
 
     fn payload(&self) -> Vec<u8> {
-        let mut p = Vec::with_capacity(Self::PAYLOAD_BYTES);
+        let mut p = Vec::with_capacity(Self::payload_bytes(self.buckets));
         for v in self.ft_w.iter().chain(&self.ft_b).chain(&self.out_w) {
             p.extend_from_slice(&v.to_le_bytes());
         }
-        p.extend_from_slice(&self.out_b.to_le_bytes());
+        for b in &self.out_b {
+            p.extend_from_slice(&b.to_le_bytes());
+        }
         p
     }
 
@@ -213,10 +245,11 @@ impl Network {
 
     pub fn to_bytes(&self) -> Vec<u8> {
         let payload = self.payload();
-        let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
+        let version = if self.buckets == 1 { 1 } else { VERSION };
+        let mut out = Vec::with_capacity(header_bytes(version) + payload.len());
         out.extend_from_slice(MAGIC);
         for v in [
-            VERSION,
+            version,
             FEATURES as u32,
             HIDDEN as u32,
             QA as u32,
@@ -225,16 +258,20 @@ impl Network {
         ] {
             put_u32(&mut out, v);
         }
+        if version >= 2 {
+            put_u32(&mut out, self.buckets as u32);
+        }
         out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
         out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
         out.extend_from_slice(&payload);
         out
     }
 
-    /// Checks a net file's header (magic, version, shape) and returns the payload length it
-    /// declares, which must be this build's. `b` holds at least the header.
-    fn check_header(b: &[u8]) -> Result<u64, NetError> {
-        if b.len() < HEADER_BYTES {
+    /// Checks a net file's header (magic, version, shape) and returns what it declares: the
+    /// payload length, the output buckets and the header's size. `b` holds at least the
+    /// header.
+    fn check_header(b: &[u8]) -> Result<Header, NetError> {
+        if b.len() < HEADER_V1 {
             if b.len() >= 8 && &b[..8] != MAGIC {
                 return Err(NetError::BadMagic);
             }
@@ -244,8 +281,12 @@ impl Network {
             return Err(NetError::BadMagic);
         }
         let version = u32_at(b, 8);
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(NetError::UnsupportedVersion(version));
+        }
+        let header = header_bytes(version);
+        if b.len() < header {
+            return Err(NetError::TooShort(b.len()));
         }
         let shape = [
             ("features", FEATURES as u32),
@@ -264,20 +305,34 @@ impl Network {
                 });
             }
         }
-        Ok(u64_at(b, 32))
+        let buckets = if version == 1 { 1 } else { u32_at(b, 32) };
+        if !valid_buckets(buckets as usize) {
+            return Err(NetError::Shape {
+                what: "output buckets",
+                found: buckets,
+                expected: features::OUTPUT_BUCKETS as u32,
+            });
+        }
+        Ok(Header {
+            len: u64_at(b, header - 16),
+            hash: u64_at(b, header - 8),
+            buckets: buckets as usize,
+            bytes: header,
+        })
     }
 
     /// Parses a net file, checking magic, version, shape, length and hash.
     pub fn from_bytes(b: &[u8]) -> Result<Network, NetError> {
-        let len = Self::check_header(b)?;
-        let hash = u64_at(b, 40);
-        let payload = &b[HEADER_BYTES..];
-        if len != Self::PAYLOAD_BYTES as u64 || payload.len() as u64 != len {
+        let h = Self::check_header(b)?;
+        let payload = &b[h.bytes..];
+        let expected = Self::payload_bytes(h.buckets) as u64;
+        if h.len != expected || payload.len() as u64 != expected {
             return Err(NetError::Length {
                 found: payload.len() as u64,
-                expected: Self::PAYLOAD_BYTES as u64,
+                expected,
             });
         }
+        let hash = h.hash;
         if fnv1a(payload) != hash {
             return Err(NetError::BadHash);
         }
@@ -287,12 +342,16 @@ impl Network {
         let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
         let ft_w = take(FEATURES * HIDDEN);
         let ft_b = take(HIDDEN);
-        let out_w = take(2 * HIDDEN);
-        let tail = &payload[payload.len() - 4..];
-        let out_b = i32::from_le_bytes(tail.try_into().expect("4 bytes"));
+        let out_w = take(h.buckets * 2 * HIDDEN);
+        let tail = &payload[payload.len() - 4 * h.buckets..];
+        let out_b = tail
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
+            .collect();
         Ok(Network {
             ft_w,
             ft_b,
+            buckets: h.buckets,
             out_w,
             out_b,
         })
@@ -327,20 +386,21 @@ impl Network {
             return Err(not_regular(meta.file_type()));
         }
         let size = meta.len();
-        let mut header = vec![0u8; HEADER_BYTES.min(size as usize)];
-        file.read_exact(&mut header).map_err(io)?;
-        let len = Self::check_header(&header)?;
-        let expected = Self::PAYLOAD_BYTES as u64;
-        if len != expected || size != HEADER_BYTES as u64 + expected {
+        // The longer header's worth (a version 1 file is far longer than that).
+        let mut bytes = vec![0u8; HEADER_V2.min(size as usize)];
+        file.read_exact(&mut bytes).map_err(io)?;
+        let h = Self::check_header(&bytes)?;
+        let expected = Self::payload_bytes(h.buckets) as u64;
+        if h.len != expected || size != h.bytes as u64 + expected {
             return Err(NetError::Length {
-                found: size.saturating_sub(HEADER_BYTES as u64),
+                found: size.saturating_sub(h.bytes as u64),
                 expected,
             });
         }
-        let mut bytes = header;
-        bytes.reserve_exact(expected as usize);
+        let rest = h.bytes as u64 + expected - bytes.len() as u64;
+        bytes.reserve_exact(rest as usize);
         // `take`: a file that grew since the look is still read no further than a net's size.
-        file.take(expected).read_to_end(&mut bytes).map_err(io)?;
+        file.take(rest).read_to_end(&mut bytes).map_err(io)?;
         Network::from_bytes(&bytes)
     }
 
@@ -415,19 +475,44 @@ impl Network {
         next
     }
 
-    /// The evaluation in centipawns for `stm` (the side to move) from its accumulators.
-    pub fn evaluate(&self, acc: &Accumulator, stm: Color, kernel: Kernel) -> i32 {
-        let sum = screlu_dot(kernel, &acc.v[stm.index()], &self.out_w[..HIDDEN]).wrapping_add(
-            screlu_dot(kernel, &acc.v[(!stm).index()], &self.out_w[HIDDEN..]),
-        );
-        (sum / QA + self.out_b) * SCALE / (QA * QB)
+    /// The output bucket this net uses for `pos`.
+    #[inline]
+    pub fn bucket(&self, pos: &Position) -> usize {
+        if self.buckets == 1 {
+            0
+        } else {
+            features::output_bucket(pos)
+        }
+    }
+
+    /// The evaluation in centipawns for the side to move of `pos` from its accumulators.
+    pub fn evaluate(&self, acc: &Accumulator, pos: &Position, kernel: Kernel) -> i32 {
+        let stm = pos.side_to_move();
+        let b = self.bucket(pos);
+        let w = &self.out_w[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
+        let sum = screlu_dot(kernel, &acc.v[stm.index()], &w[..HIDDEN]).wrapping_add(screlu_dot(
+            kernel,
+            &acc.v[(!stm).index()],
+            &w[HIDDEN..],
+        ));
+        (sum / QA + self.out_b[b]) * SCALE / (QA * QB)
     }
 
     /// The evaluation of `pos` for its side to move, from fresh accumulators.
     pub fn evaluate_position(&self, pos: &Position) -> i32 {
         let k = Kernel::best();
-        self.evaluate(&self.refresh_all(pos, k), pos.side_to_move(), k)
+        self.evaluate(&self.refresh_all(pos, k), pos, k)
     }
+}
+
+/// What a net file's header declares.
+struct Header {
+    /// Payload bytes.
+    len: u64,
+    hash: u64,
+    buckets: usize,
+    /// The header's own size.
+    bytes: usize,
 }
 
 /// `dst = src + sum(add) - sum(sub)`, element-wise with wrapping i16 arithmetic.

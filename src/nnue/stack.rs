@@ -61,8 +61,7 @@ impl<'a> AccumulatorStack<'a> {
 
     /// The evaluation of `pos`, which must be the position of the top of the stack.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.net
-            .evaluate(self.top(), pos.side_to_move(), self.kernel)
+        self.net.evaluate(self.top(), pos, self.kernel)
     }
 }
 
@@ -135,7 +134,7 @@ impl PlyAccumulators {
             self.accs[i] = next;
             self.fresh[i] = true;
         }
-        net.evaluate(&self.accs[ply], path[ply].side_to_move(), self.kernel)
+        net.evaluate(&self.accs[ply], &path[ply], self.kernel)
     }
 }
 

@@ -2,21 +2,23 @@
 //! against. Same shape as [`crate::nnue::Network`] but with a hidden size chosen at run time (so that
 //! sizes can be compared by training); only a net of [`HIDDEN`] can be quantised.
 //!
-//! File format (little endian): magic `GOGONNFL`, u32 version, features, hidden, u64 FNV-1a
-//! hash of the payload, then f32 feature weights (features x hidden), feature biases (hidden),
-//! output weights (2 x hidden, side to move first) and the output bias.
+//! File format (little endian): magic `GOGONNFL`, u32 version, features, hidden, (version 2
+//! only) output buckets, u64 FNV-1a hash of the payload, then f32 feature weights (features x
+//! hidden), feature biases (hidden), output weights (per bucket 2 x hidden, side to move first)
+//! and the output biases (one per bucket). A net of one output bucket is written as version 1.
 
 use super::rng::SplitMix64;
 use crate::nnue::features::{self, FEATURES};
-use crate::nnue::net::{fnv1a, NetError, Network};
+use crate::nnue::net::{fnv1a, valid_buckets, NetError, Network};
 use crate::nnue::{HIDDEN, QA, QB, SCALE};
 use crate::position::Position;
 use crate::types::Color;
 use std::path::Path;
 
 pub const MAGIC: &[u8; 8] = b"GOGONNFL";
-pub const VERSION: u32 = 1;
-const HEADER_BYTES: usize = 8 + 3 * 4 + 8;
+/// The newest version (version 1: one output bucket, no bucket field).
+pub const VERSION: u32 = 2;
+const HEADER_V1: usize = 8 + 3 * 4 + 8;
 /// Largest weight magnitude the trainer allows: keeps the quantised output weights within
 /// +-127 (|w| * QB) so that the SCReLU product `(v * w) * v` is exact in i16 x i16.
 pub const WEIGHT_CLIP: f32 = 1.98;
@@ -26,8 +28,12 @@ pub struct FloatNet {
     pub hidden: usize,
     pub ft_w: Vec<f32>,
     pub ft_b: Vec<f32>,
+    /// Output buckets: 1 or [`features::OUTPUT_BUCKETS`].
+    pub buckets: usize,
+    /// buckets x 2 x hidden.
     pub out_w: Vec<f32>,
-    pub out_b: f32,
+    /// One per bucket.
+    pub out_b: Vec<f32>,
 }
 
 /// Squared clipped ReLU.
@@ -53,8 +59,31 @@ impl FloatNet {
             hidden,
             ft_w,
             ft_b,
+            buckets: 1,
             out_w,
-            out_b: 0.0,
+            out_b: vec![0.0],
+        }
+    }
+
+    /// This net with `buckets` output buckets, each a copy of bucket 0's weights (so it
+    /// evaluates every position as bucket 0 of this net does): the start of a bucketed net
+    /// trained on from one without buckets.
+    pub fn with_buckets(&self, buckets: usize) -> FloatNet {
+        let h2 = 2 * self.hidden;
+        FloatNet {
+            buckets,
+            out_w: self.out_w[..h2].repeat(buckets),
+            out_b: vec![self.out_b[0]; buckets],
+            ..self.clone()
+        }
+    }
+
+    /// The output bucket this net uses for `pos`.
+    pub fn bucket(&self, pos: &Position) -> usize {
+        if self.buckets == 1 {
+            0
+        } else {
+            features::output_bucket(pos)
         }
     }
 
@@ -76,9 +105,11 @@ impl FloatNet {
         let us = self.accumulate(pos, stm);
         let them = self.accumulate(pos, !stm);
         let h = self.hidden;
-        let mut out = self.out_b;
+        let b = self.bucket(pos);
+        let w = &self.out_w[b * 2 * h..(b + 1) * 2 * h];
+        let mut out = self.out_b[b];
         for i in 0..h {
-            out += screlu(us[i]) * self.out_w[i] + screlu(them[i]) * self.out_w[h + i];
+            out += screlu(us[i]) * w[i] + screlu(them[i]) * w[h + i];
         }
         out
     }
@@ -120,18 +151,23 @@ impl FloatNet {
             .iter()
             .map(|&x| q16(x, QB, 127, "output weight"))
             .collect::<Result<Vec<_>, _>>()?;
-        let b = (self.out_b * (QA * QB) as f32).round();
-        if !b.is_finite() || b.abs() > 1e9 {
-            return Err(NetError::Unquantisable(format!(
-                "output bias {}",
-                self.out_b
-            )));
-        }
+        let out_b = self
+            .out_b
+            .iter()
+            .map(|&x| {
+                let b = (x * (QA * QB) as f32).round();
+                if !b.is_finite() || b.abs() > 1e9 {
+                    return Err(NetError::Unquantisable(format!("output bias {x}")));
+                }
+                Ok(b as i32)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Network {
             ft_w,
             ft_b,
+            buckets: self.buckets,
             out_w,
-            out_b: b as i32,
+            out_b,
         })
     }
 
@@ -145,19 +181,21 @@ impl FloatNet {
             hidden: HIDDEN,
             ft_w: net.ft_w.iter().map(|&w| w as f32 / qa).collect(),
             ft_b: net.ft_b.iter().map(|&b| b as f32 / qa).collect(),
+            buckets: net.buckets,
             out_w: net.out_w.iter().map(|&w| w as f32 / qb).collect(),
-            out_b: net.out_b as f32 / (qa * qb),
+            out_b: net.out_b.iter().map(|&b| b as f32 / (qa * qb)).collect(),
         }
     }
 
     fn payload(&self) -> Vec<u8> {
-        let mut p = Vec::with_capacity((self.ft_w.len() + 3 * self.hidden + 1) * 4);
+        let len = self.ft_w.len() + self.ft_b.len() + self.out_w.len() + self.out_b.len();
+        let mut p = Vec::with_capacity(len * 4);
         for v in self
             .ft_w
             .iter()
             .chain(&self.ft_b)
             .chain(&self.out_w)
-            .chain(std::iter::once(&self.out_b))
+            .chain(&self.out_b)
         {
             p.extend_from_slice(&v.to_le_bytes());
         }
@@ -166,9 +204,14 @@ impl FloatNet {
 
     pub fn to_bytes(&self) -> Vec<u8> {
         let payload = self.payload();
-        let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
+        let mut out = Vec::with_capacity(HEADER_V1 + 4 + payload.len());
         out.extend_from_slice(MAGIC);
-        for v in [VERSION, FEATURES as u32, self.hidden as u32] {
+        let mut words = vec![1, FEATURES as u32, self.hidden as u32];
+        if self.buckets != 1 {
+            words[0] = VERSION;
+            words.push(self.buckets as u32);
+        }
+        for v in words {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
@@ -177,7 +220,7 @@ impl FloatNet {
     }
 
     pub fn from_bytes(b: &[u8]) -> Result<FloatNet, NetError> {
-        if b.len() < HEADER_BYTES {
+        if b.len() < HEADER_V1 {
             return Err(if b.len() >= 8 && &b[..8] != MAGIC {
                 NetError::BadMagic
             } else {
@@ -188,8 +231,17 @@ impl FloatNet {
             return Err(NetError::BadMagic);
         }
         let word = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"));
-        if word(8) != VERSION {
-            return Err(NetError::UnsupportedVersion(word(8)));
+        let version = word(8);
+        if !(1..=VERSION).contains(&version) {
+            return Err(NetError::UnsupportedVersion(version));
+        }
+        let header = if version == 1 {
+            HEADER_V1
+        } else {
+            HEADER_V1 + 4
+        };
+        if b.len() < header {
+            return Err(NetError::TooShort(b.len()));
         }
         if word(12) != FEATURES as u32 {
             return Err(NetError::Shape {
@@ -206,9 +258,17 @@ impl FloatNet {
                 expected: HIDDEN as u32,
             });
         }
-        let hash = u64::from_le_bytes(b[20..28].try_into().expect("8 bytes"));
-        let payload = &b[HEADER_BYTES..];
-        let expected = ((FEATURES * hidden + 3 * hidden + 1) * 4) as u64;
+        let buckets = if version == 1 { 1 } else { word(20) as usize };
+        if !valid_buckets(buckets) {
+            return Err(NetError::Shape {
+                what: "output buckets",
+                found: buckets as u32,
+                expected: features::OUTPUT_BUCKETS as u32,
+            });
+        }
+        let hash = u64::from_le_bytes(b[header - 8..header].try_into().expect("8 bytes"));
+        let payload = &b[header..];
+        let expected = ((FEATURES * hidden + hidden + buckets * (2 * hidden + 1)) * 4) as u64;
         if payload.len() as u64 != expected {
             return Err(NetError::Length {
                 found: payload.len() as u64,
@@ -224,12 +284,13 @@ impl FloatNet {
         let mut take = |n: usize| -> Vec<f32> { vals.by_ref().take(n).collect() };
         let ft_w = take(FEATURES * hidden);
         let ft_b = take(hidden);
-        let out_w = take(2 * hidden);
-        let out_b = take(1)[0];
+        let out_w = take(buckets * 2 * hidden);
+        let out_b = take(buckets);
         Ok(FloatNet {
             hidden,
             ft_w,
             ft_b,
+            buckets,
             out_w,
             out_b,
         })

@@ -23,6 +23,9 @@ pub const MAX_FEATURES: usize = 16;
 pub struct Sample {
     pub f: [[u16; MAX_FEATURES]; 2],
     pub n: [u8; 2],
+    /// The position's output bucket ([`features::output_bucket`]); a layout of one bucket
+    /// ignores it.
+    pub bucket: u8,
     pub target: f32,
 }
 
@@ -35,6 +38,7 @@ pub fn sample(r: &Record, lambda: f32) -> Sample {
     let mut s = Sample {
         f: [[0; MAX_FEATURES]; 2],
         n: [0; 2],
+        bucket: features::output_bucket(&r.pos) as u8,
         target: lambda * (r.result as f32 + 1.0) / 2.0
             + (1.0 - lambda) * sigmoid(r.score as f32 / SCALE as f32),
     };
@@ -51,9 +55,11 @@ pub fn sample(r: &Record, lambda: f32) -> Sample {
 }
 
 /// All parameters in one vector: feature rows (FEATURES x H), factoriser rows (PER_BUCKET x
-/// H), feature biases (H), output weights (2H), output bias (1).
+/// H), feature biases (H), output weights (2H per output bucket), output biases (one per
+/// output bucket).
 pub struct Layout {
     pub h: usize,
+    pub buckets: usize,
     pub fact: usize,
     pub b1: usize,
     pub w2: usize,
@@ -62,18 +68,29 @@ pub struct Layout {
 }
 
 impl Layout {
-    pub fn new(h: usize) -> Layout {
+    pub fn new(h: usize, buckets: usize) -> Layout {
         let fact = FEATURES * h;
         let b1 = fact + PER_BUCKET * h;
         let w2 = b1 + h;
-        let b2 = w2 + 2 * h;
+        let b2 = w2 + buckets * 2 * h;
         Layout {
             h,
+            buckets,
             fact,
             b1,
             w2,
             b2,
-            len: b2 + 1,
+            len: b2 + buckets,
+        }
+    }
+
+    /// The output bucket of sample `s` under this layout.
+    #[inline(always)]
+    pub fn bucket(&self, s: &Sample) -> usize {
+        if self.buckets == 1 {
+            0
+        } else {
+            s.bucket as usize
         }
     }
 }
@@ -105,9 +122,12 @@ pub fn step(
             }
         }
     }
-    let mut out = p[l.b2];
+    let bucket = l.bucket(s);
+    let w2b = l.w2 + bucket * 2 * h;
+    let b2 = l.b2 + bucket;
+    let mut out = p[b2];
     for side in 0..2 {
-        let w2 = &p[l.w2 + side * h..l.w2 + (side + 1) * h];
+        let w2 = &p[w2b + side * h..w2b + (side + 1) * h];
         for (x, w) in acc[side].iter().zip(w2) {
             let c = x.clamp(0.0, 1.0);
             out += c * c * w;
@@ -118,9 +138,9 @@ pub fn step(
     let loss = err * err;
     if let Some((g, scale)) = grad {
         let d = 2.0 * err * pred * (1.0 - pred) * scale;
-        g[l.b2] += d;
+        g[b2] += d;
         for side in 0..2 {
-            let w2o = l.w2 + side * h;
+            let w2o = w2b + side * h;
             // The feature-side gradient of this perspective, reusing acc as the buffer.
             for j in 0..h {
                 let x = acc[side][j];
@@ -201,8 +221,9 @@ pub fn export(l: &Layout, p: &[f32], factoriser: bool) -> FloatNet {
         hidden: h,
         ft_w,
         ft_b: p[l.b1..l.b1 + h].to_vec(),
-        out_w: p[l.w2..l.w2 + 2 * h].to_vec(),
-        out_b: p[l.b2],
+        buckets: l.buckets,
+        out_w: p[l.w2..l.b2].to_vec(),
+        out_b: p[l.b2..l.len].to_vec(),
     }
 }
 
@@ -240,7 +261,7 @@ impl AdamW {
             *m = Self::B1 * *m + (1.0 - Self::B1) * gi;
             *v = Self::B2 * *v + (1.0 - Self::B2) * gi * gi;
             let upd = (*m / c1) / ((*v / c2).sqrt() + Self::EPS);
-            let bias = (l.b1..l.w2).contains(&i) || i == l.b2;
+            let bias = (l.b1..l.w2).contains(&i) || i >= l.b2;
             let decay = if bias { 0.0 } else { wd };
             p[i] = (p[i] - lr * (upd + decay * p[i])).clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
         }
@@ -444,12 +465,12 @@ pub fn fit(
 
 /// The parameter vector of a float net (factoriser rows zero).
 pub fn import(net: &FloatNet) -> Vec<f32> {
-    let l = Layout::new(net.hidden);
+    let l = Layout::new(net.hidden, net.buckets);
     let mut p = vec![0.0f32; l.len];
     p[..FEATURES * l.h].copy_from_slice(&net.ft_w);
     p[l.b1..l.b1 + l.h].copy_from_slice(&net.ft_b);
-    p[l.w2..l.w2 + 2 * l.h].copy_from_slice(&net.out_w);
-    p[l.b2] = net.out_b;
+    p[l.w2..l.b2].copy_from_slice(&net.out_w);
+    p[l.b2..l.len].copy_from_slice(&net.out_b);
     p
 }
 
@@ -491,7 +512,7 @@ mod tests {
     #[test]
     fn fit_keeps_the_epoch_with_the_lowest_validation_loss_and_stops_by_patience() {
         let h = 16;
-        let l = Layout::new(h);
+        let l = Layout::new(h, 1);
         let records = records(96);
         let train: Vec<Sample> = records[..64].iter().map(|r| sample(r, 0.5)).collect();
         // Random targets: fitting the training set first helps the validation loss (the mean
@@ -606,13 +627,29 @@ mod tests {
 
     #[test]
     fn gradient_matches_finite_differences() {
+        gradient_check(1);
+        gradient_check(features::OUTPUT_BUCKETS);
+    }
+
+    fn gradient_check(buckets: usize) {
         let h = 8;
-        let l = Layout::new(h);
-        let samples: Vec<Sample> = records(6).iter().map(|r| sample(r, 0.3)).collect();
-        let mut p = import(&FloatNet::random(h, 3));
+        let l = Layout::new(h, buckets);
+        // Positions late in random games, so that men are in hand and the buckets vary.
+        let samples: Vec<Sample> = records(40)[30..].iter().map(|r| sample(r, 0.3)).collect();
+        let mut p = import(&FloatNet::random(h, 3).with_buckets(buckets));
         let mut rng = SplitMix64::new(9);
         for x in p[l.fact..l.b1].iter_mut() {
             *x = rng.symmetric(0.1);
+        }
+        // Buckets that differ from each other.
+        for x in p[l.w2..l.len].iter_mut() {
+            *x += rng.symmetric(0.2);
+        }
+        let b = l.bucket(&samples[0]);
+        if buckets > 1 {
+            let used: std::collections::BTreeSet<usize> =
+                samples.iter().map(|s| l.bucket(s)).collect();
+            assert!(used.len() >= 2, "the samples fall into several buckets");
         }
         let mut g = vec![0.0f32; l.len];
         let mut acc = [vec![0.0; h], vec![0.0; h]];
@@ -629,9 +666,9 @@ mod tests {
             v + 1,
             v + 7,
             l.b1 + 2,
-            l.w2 + 3,
-            l.w2 + h + 4,
-            l.b2,
+            l.w2 + b * 2 * h + 3,
+            l.w2 + b * 2 * h + h + 4,
+            l.b2 + b,
         ] {
             let e = 1e-2f32;
             let old = p[i];
@@ -650,14 +687,26 @@ mod tests {
             checked += (g[i] != 0.0) as u32;
         }
         assert!(checked >= 6, "most checked gradients are not zero");
+        // A bucket no sample falls into gets no gradient.
+        for unused in (0..buckets).filter(|&k| samples.iter().all(|s| l.bucket(s) != k)) {
+            assert_eq!(g[l.b2 + unused], 0.0);
+            assert!(g[l.w2 + unused * 2 * h..l.w2 + (unused + 1) * 2 * h]
+                .iter()
+                .all(|&x| x == 0.0));
+        }
     }
 
     #[test]
     fn training_lowers_the_loss_and_export_folds_the_factoriser() {
+        train_and_export(1);
+        train_and_export(features::OUTPUT_BUCKETS);
+    }
+
+    fn train_and_export(buckets: usize) {
         let h = 16;
-        let l = Layout::new(h);
+        let l = Layout::new(h, buckets);
         let samples: Vec<Sample> = records(64).iter().map(|r| sample(r, 0.5)).collect();
-        let mut p = import(&FloatNet::random(h, 4));
+        let mut p = import(&FloatNet::random(h, 4).with_buckets(buckets));
         let mut g = vec![0.0f32; l.len];
         let mut opt = AdamW::new(l.len);
         let before = validate(&l, &p, &samples, true, 2);
@@ -676,14 +725,18 @@ mod tests {
             let s = sample(&r, 0.5);
             let mut acc = [vec![0.0; h], vec![0.0; h]];
             let _ = step(&l, &p, &s, true, &mut acc, None);
-            let mut out = p[l.b2];
+            let b = l.bucket(&s);
+            let mut out = p[l.b2 + b];
             for side in 0..2 {
                 for j in 0..h {
                     let c = acc[side][j].clamp(0.0, 1.0);
-                    out += c * c * p[l.w2 + side * h + j];
+                    out += c * c * p[l.w2 + b * 2 * h + side * h + j];
                 }
             }
             assert!((out - net.output(&r.pos)).abs() < 1e-4);
+            // and through a file
+            let back = FloatNet::from_bytes(&net.to_bytes()).unwrap();
+            assert_eq!(back, net);
         }
     }
 }
