@@ -27,6 +27,9 @@
 //! [--val X] [--seed S] [--init NET] [--no-factoriser] [--patience N] [--lr-floor X]
 //! [--compare NET.nnue ...] [--buckets N]`
 //!
+//! `--freeze-features` trains the output layer alone (the `--init` net's feature weights and
+//! biases stay as they are): a cheap refit of a trained net's output, into buckets say.
+//!
 //! `--buckets 4` trains a net with output buckets (one set of output weights for each phase,
 //! by the men in both hands: [`gogo::nnue::features::output_bucket`]); from a net of one
 //! bucket (`--init`), every bucket starts as a copy of its output weights. The default is
@@ -74,12 +77,13 @@ struct Options {
     compare: Vec<PathBuf>,
     split: Split,
     buckets: Option<usize>,
+    freeze_features: bool,
 }
 
 const USAGE: &str = "usage: train --data FILE [--data FILE ...] --out PREFIX [--hidden N] \
     [--epochs N] [--batch N] [--lr X] [--wd X] [--lambda X] [--threads N] [--val X] [--seed S] \
     [--init NET] [--no-factoriser] [--patience N] [--lr-floor X] [--split game|position] \
-    [--compare NET.nnue ...] [--buckets 1|4]";
+    [--compare NET.nnue ...] [--buckets 1|4] [--freeze-features]";
 
 fn parse_args() -> Result<Options, String> {
     let mut o = Options {
@@ -101,12 +105,17 @@ fn parse_args() -> Result<Options, String> {
         compare: Vec::new(),
         split: Split::Game,
         buckets: None,
+        freeze_features: false,
     };
     let mut out = None;
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         if flag == "--no-factoriser" {
             o.factoriser = false;
+            continue;
+        }
+        if flag == "--freeze-features" {
+            o.freeze_features = true;
             continue;
         }
         if flag == "-h" || flag == "--help" {
@@ -285,10 +294,11 @@ fn run(o: &Options) -> Result<(), String> {
         seed: o.seed,
         factoriser: o.factoriser,
         patience: o.patience,
+        freeze_features: o.freeze_features,
     };
     log::info!(
         "{} parameters, hidden {}, {} output buckets, factoriser {}, lambda {}, batch {}, lr {} (cosine to x{}), \
-         wd {}, patience {}, {} threads",
+         wd {}, patience {}, {} threads{}",
         l.len,
         o.hidden,
         l.buckets,
@@ -299,7 +309,12 @@ fn run(o: &Options) -> Result<(), String> {
         o.lr_floor,
         o.wd,
         o.patience,
-        o.threads
+        o.threads,
+        if o.freeze_features {
+            ", features frozen (output layer only)"
+        } else {
+            ""
+        }
     );
     let train_start = Instant::now();
     let f = fit(&l, import(&init), &train, &val, &fit_options, |e| {

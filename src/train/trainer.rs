@@ -248,12 +248,22 @@ impl AdamW {
         }
     }
 
-    /// One step with gradient `g`, which is zeroed on the way.
-    pub fn step(&mut self, l: &Layout, p: &mut [f32], g: &mut [f32], lr: f32, wd: f32) {
+    /// One step with gradient `g`, which is zeroed on the way. Parameters below index `from`
+    /// are frozen: they keep their values (and their gradient is zeroed).
+    pub fn step(
+        &mut self,
+        l: &Layout,
+        p: &mut [f32],
+        g: &mut [f32],
+        lr: f32,
+        wd: f32,
+        from: usize,
+    ) {
         self.t += 1;
         let c1 = 1.0 - Self::B1.powi(self.t);
         let c2 = 1.0 - Self::B2.powi(self.t);
-        for i in 0..l.len {
+        g[..from].fill(0.0);
+        for i in from..l.len {
             let gi = g[i];
             g[i] = 0.0;
             let m = &mut self.m[i];
@@ -325,6 +335,9 @@ pub struct FitOptions {
     pub factoriser: bool,
     /// Stop after this many epochs without a better validation loss (0: never early).
     pub patience: usize,
+    /// Train the output layer only: the feature weights, factoriser and feature biases keep
+    /// their starting values (refitting the output of a trained net, e.g. into buckets).
+    pub freeze_features: bool,
 }
 
 impl Default for FitOptions {
@@ -339,6 +352,7 @@ impl Default for FitOptions {
             seed: 1,
             factoriser: true,
             patience: 0,
+            freeze_features: false,
         }
     }
 }
@@ -440,7 +454,8 @@ pub fn fit(
             }
             t += 1;
             lr = learning_rate(o, t, total_steps);
-            opt.step(l, &mut p, &mut first[0], lr, o.wd);
+            let from = if o.freeze_features { l.w2 } else { 0 };
+            opt.step(l, &mut p, &mut first[0], lr, o.wd, from);
         }
         let report = EpochReport {
             epoch,
@@ -550,6 +565,42 @@ mod tests {
         assert!((learning_rate(&o, 0, 100) - 0.01).abs() < 1e-9);
         assert!(learning_rate(&o, 50, 100) < 0.0051);
         assert!((learning_rate(&o, 100, 100) - 0.0001).abs() < 1e-9);
+    }
+
+    #[test]
+    fn freezing_the_features_trains_the_output_layer_alone() {
+        let h = 16;
+        let l = Layout::new(h, features::OUTPUT_BUCKETS);
+        let records = records(96);
+        let train: Vec<Sample> = records[..64].iter().map(|r| sample(r, 0.5)).collect();
+        let val: Vec<Sample> = records[64..].iter().map(|r| sample(r, 0.5)).collect();
+        let o = FitOptions {
+            epochs: 5,
+            batch: 16,
+            lr: 0.01,
+            freeze_features: true,
+            ..FitOptions::default()
+        };
+        let init = import(&FloatNet::random(h, 4).with_buckets(l.buckets));
+        let f = fit(&l, init.clone(), &train, &val, &o, |_| {});
+        // Keep the last epoch's parameters whatever the validation loss says.
+        let mut p = init.clone();
+        let mut opt = AdamW::new(l.len);
+        let mut g = vec![0.0f32; l.len];
+        let mut acc = [vec![0.0; h], vec![0.0; h]];
+        for s in &train {
+            step(&l, &p, s, true, &mut acc, Some((&mut g, 1.0 / 64.0)));
+        }
+        opt.step(&l, &mut p, &mut g, 0.01, 0.01, l.w2);
+        assert_eq!(
+            p[..l.w2],
+            init[..l.w2],
+            "features, factoriser and biases frozen"
+        );
+        assert_ne!(p[l.w2..], init[l.w2..], "the output layer moved");
+        assert!(g.iter().all(|&x| x == 0.0), "the gradient is consumed");
+        assert_eq!(f.params[..l.w2], init[..l.w2]);
+        assert!(f.epochs[0].train_loss.is_finite());
     }
 
     #[test]
@@ -715,7 +766,7 @@ mod tests {
             for s in &samples {
                 step(&l, &p, s, true, &mut acc, Some((&mut g, 1.0 / 64.0)));
             }
-            opt.step(&l, &mut p, &mut g, 0.01, 0.01);
+            opt.step(&l, &mut p, &mut g, 0.01, 0.01, 0);
         }
         let after = validate(&l, &p, &samples, true, 2);
         assert!(after < before * 0.8, "loss {before} -> {after}");
