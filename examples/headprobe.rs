@@ -296,13 +296,8 @@ fn run(o: &Options) -> Result<(), String> {
         if train_r.len() + val_r.len() >= o.max {
             break;
         }
-        let raw = data::read_raw(path, *count).map_err(|e| format!("{}: {e}", path.display()))?;
-        let records = raw
-            .iter()
-            .enumerate()
-            .map(|(i, b)| Record::decode(b, i as u64))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let records =
+            data::read_records(path, *count).map_err(|e| format!("{}: {e}", path.display()))?;
         let mask = validation_mask(&records, o.val, Split::Game);
         for (r, held) in records.into_iter().zip(mask) {
             if held {

@@ -81,10 +81,9 @@ fn progress_path(out: &Path) -> PathBuf {
 fn run(o: &Options) -> Result<(), String> {
     let mut records: Vec<Record> = Vec::new();
     for (path, count) in &shard::data_files(&o.data)? {
-        let raw = data::read_raw(path, *count).map_err(|e| format!("{}: {e}", path.display()))?;
-        for (i, bytes) in raw.iter().enumerate() {
-            records.push(Record::decode(bytes, i as u64).map_err(|e| e.to_string())?);
-        }
+        records.extend(
+            data::read_records(path, *count).map_err(|e| format!("{}: {e}", path.display()))?,
+        );
     }
     let net = match &o.eval_file {
         Some(p) => Some(Arc::new(Network::load(p).map_err(|e| e.to_string())?)),

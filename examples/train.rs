@@ -182,13 +182,8 @@ fn run(o: &Options) -> Result<(), String> {
     let mut val_records: Vec<Record> = Vec::new();
     let (mut games, mut val_games) = (0usize, 0usize);
     for (path, count) in &shard::data_files(&o.data)? {
-        let raw = data::read_raw(path, *count).map_err(|e| format!("{}: {e}", path.display()))?;
-        let records = raw
-            .iter()
-            .enumerate()
-            .map(|(i, bytes)| Record::decode(bytes, i as u64))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let records =
+            data::read_records(path, *count).map_err(|e| format!("{}: {e}", path.display()))?;
         let runs = data::games(&records);
         log::info!(
             "{}: {} positions in {} games",

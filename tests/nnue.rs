@@ -415,6 +415,8 @@ fn data_round_trips_through_memory_and_files() {
     }
     assert_eq!(w.finish().unwrap(), records.len() as u64);
     assert_eq!(data::read_file(&path).unwrap(), records);
+    assert_eq!(data::read_records(&path, None).unwrap(), records);
+    assert_eq!(data::read_records(&path, Some(2)).unwrap(), records[..2]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

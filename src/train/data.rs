@@ -290,6 +290,15 @@ pub fn read_raw(path: &Path, count: Option<u64>) -> Result<Vec<[u8; RECORD_BYTES
     Ok(out)
 }
 
+/// Reads a data file's records (all, or the first `count`, as [`read_raw`]), decoded.
+pub fn read_records(path: &Path, count: Option<u64>) -> Result<Vec<Record>, DataError> {
+    read_raw(path, count)?
+        .iter()
+        .enumerate()
+        .map(|(i, bytes)| Record::decode(bytes, i as u64))
+        .collect()
+}
+
 /// Writes raw records as a data file.
 pub fn write_raw(path: &Path, records: &[[u8; RECORD_BYTES]]) -> Result<(), DataError> {
     let mut out = BufWriter::new(File::create(path)?);
