@@ -23,9 +23,7 @@
 //! `--net` is `embedded` (the default), a `.nnue` or a `.fnet` of one output bucket; `--max`
 //! caps the positions read (files in order, whole files).
 
-use gogo::nnue::default_net;
 use gogo::nnue::features::OUTPUT_BUCKETS;
-use gogo::nnue::Network;
 use gogo::train::data::{self, Record};
 use gogo::train::float::{screlu, FloatNet};
 use gogo::train::rng::SplitMix64;
@@ -281,13 +279,7 @@ fn fit(head: &mut Head, train: &Set, val: &Set, o: &Options) -> (Vec<f64>, Vec<f
 
 fn run(o: &Options) -> Result<(), String> {
     let t0 = Instant::now();
-    let net = match o.net.as_str() {
-        "embedded" => FloatNet::dequantise(&default_net()),
-        p if p.ends_with(".nnue") => {
-            FloatNet::dequantise(&Network::load(p.as_ref()).map_err(|e| format!("{p}: {e}"))?)
-        }
-        p => FloatNet::load(p.as_ref()).map_err(|e| format!("{p}: {e}"))?,
-    };
+    let net = FloatNet::open(o.net.as_ref())?;
     if net.buckets != 1 {
         return Err("--net: a net of one output bucket".into());
     }

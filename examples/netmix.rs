@@ -9,21 +9,8 @@
 //! `.fnet`. Averaging is meaningful for nets trained on from a common parent (`train --init`),
 //! whose weights lie near each other; for unrelated nets it is not.
 
-use gogo::nnue::{default_net, Network};
 use gogo::train::float::FloatNet;
 use std::path::{Path, PathBuf};
-
-fn load(arg: &str) -> Result<FloatNet, String> {
-    let path = Path::new(arg);
-    if arg == "embedded" {
-        Ok(FloatNet::dequantise(&default_net()))
-    } else if path.extension().is_some_and(|e| e == "nnue") {
-        let net = Network::load(path).map_err(|e| format!("{arg}: {e}"))?;
-        Ok(FloatNet::dequantise(&net))
-    } else {
-        FloatNet::load(path).map_err(|e| format!("{arg}: {e}"))
-    }
-}
 
 fn lerp(a: &[f32], b: &[f32], t: f32) -> Vec<f32> {
     a.iter()
@@ -83,7 +70,11 @@ fn run() -> Result<(), String> {
     if !(0.0..=1.0).contains(&t) {
         return Err(format!("--t {t}: outside 0..1"));
     }
-    let m = mix(&load(a)?, &load(b)?, t)?;
+    let m = mix(
+        &FloatNet::open(Path::new(a))?,
+        &FloatNet::open(Path::new(b))?,
+        t,
+    )?;
     let fpath = gogo::train::prefixed(&out, "fnet");
     m.save(&fpath)
         .map_err(|e| format!("{}: {e}", fpath.display()))?;

@@ -249,12 +249,7 @@ fn run(o: &Options) -> Result<(), String> {
     ));
 
     let init = match &o.init {
-        // `embedded`: the net built into the engine; a quantised `.nnue` file; else a float net.
-        Some(path) if path.as_os_str() == "embedded" => FloatNet::dequantise(&default_net()),
-        Some(path) if path.extension().is_some_and(|e| e == "nnue") => FloatNet::dequantise(
-            &Network::load(path).map_err(|e| format!("{}: {e}", path.display()))?,
-        ),
-        Some(path) => FloatNet::load(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        Some(path) => FloatNet::open(path)?,
         None => FloatNet::random(o.hidden, o.seed),
     };
     if init.hidden != o.hidden {

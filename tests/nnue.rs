@@ -372,6 +372,25 @@ fn bucketed_net_files_round_trip_and_one_bucket_nets_keep_version_1() {
     let mut bad = fbytes.clone();
     bad[20] = 2;
     assert!(FloatNet::from_bytes(&bad).is_err());
+
+    // A net by the name a command line gives: embedded, a .nnue, a float net.
+    use std::path::Path;
+    assert_eq!(
+        FloatNet::open(Path::new("embedded")).unwrap(),
+        FloatNet::dequantise(&embedded)
+    );
+    let dir = std::env::temp_dir();
+    let qpath = dir.join(format!("gogo-open-{}.nnue", std::process::id()));
+    let fpath = dir.join(format!("gogo-open-{}.fnet", std::process::id()));
+    net.save(&qpath).unwrap();
+    float.save(&fpath).unwrap();
+    let (q, f) = (FloatNet::open(&qpath), FloatNet::open(&fpath));
+    std::fs::remove_file(&qpath).unwrap();
+    std::fs::remove_file(&fpath).unwrap();
+    assert_eq!(q.unwrap().quantise().unwrap(), net);
+    assert_eq!(f.unwrap(), float);
+    let e = FloatNet::open(Path::new("/nonexistent/x.fnet")).unwrap_err();
+    assert!(e.starts_with("/nonexistent/x.fnet: "), "{e}");
 }
 
 fn sample_records() -> Vec<Record> {

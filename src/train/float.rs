@@ -302,6 +302,20 @@ impl FloatNet {
         FloatNet::from_bytes(&bytes)
     }
 
+    /// The net a command line names: `embedded` (the engine's own net), a quantised `.nnue`
+    /// file (divided back by its scales, [`FloatNet::dequantise`]) or a float net. Errors
+    /// name the path.
+    pub fn open(spec: &Path) -> Result<FloatNet, String> {
+        let named = |e: NetError| format!("{}: {e}", spec.display());
+        if spec.as_os_str() == "embedded" {
+            Ok(FloatNet::dequantise(&crate::nnue::default_net()))
+        } else if spec.extension().is_some_and(|e| e == "nnue") {
+            Ok(FloatNet::dequantise(&Network::load(spec).map_err(named)?))
+        } else {
+            FloatNet::load(spec).map_err(named)
+        }
+    }
+
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         std::fs::write(path, self.to_bytes())
     }
