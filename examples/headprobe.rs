@@ -45,6 +45,9 @@ struct Options {
     batch: usize,
 }
 
+/// The most neurons of the second layer (its activations live in a fixed array).
+const MAX_HIDDEN2: usize = 64;
+
 const USAGE: &str = "usage: headprobe --data PATH [--data PATH ...] [--net embedded|NET] \
     [--epochs N] [--hidden2 N] [--lr X] [--lambda X] [--val X] [--max N] [--batch N]";
 
@@ -85,7 +88,10 @@ fn parse_args() -> Result<Options, String> {
     if o.data.is_empty() {
         return Err(format!("--data is required\n{USAGE}"));
     }
-    if o.hidden2 == 0 || o.batch == 0 || o.epochs == 0 || !(0.0..1.0).contains(&o.val) {
+    if !(1..=MAX_HIDDEN2).contains(&o.hidden2) {
+        return Err(format!("--hidden2: 1 to {MAX_HIDDEN2}"));
+    }
+    if o.batch == 0 || o.epochs == 0 || !(0.0..1.0).contains(&o.val) {
         return Err(format!("bad sizes\n{USAGE}"));
     }
     Ok(o)
@@ -190,7 +196,7 @@ impl Head {
         };
         let dot = |w: &[f32]| w.iter().zip(a).map(|(w, x)| w * x).sum::<f32>();
         let mut out = dot(&self.p[lin..lin + h2]) + self.p[lin + h2];
-        let mut hidden = [0.0f32; 64];
+        let mut hidden = [0.0f32; MAX_HIDDEN2];
         if let Kind::Layer(n) = self.kind {
             let (w1, c1, w2) = (h2 + 1, h2 + 1 + n * h2, h2 + 1 + n * h2 + n);
             for (j, zj) in hidden.iter_mut().enumerate().take(n) {
@@ -315,7 +321,7 @@ fn run(o: &Options) -> Result<(), String> {
     let mut heads = [
         Head::new(Kind::Linear, &net, &mut rng),
         Head::new(Kind::Buckets, &net, &mut rng),
-        Head::new(Kind::Layer(o.hidden2.min(64)), &net, &mut rng),
+        Head::new(Kind::Layer(o.hidden2), &net, &mut rng),
     ];
     let results: Vec<(String, Vec<f64>, Vec<f64>, f64)> = std::thread::scope(|sc| {
         let handles: Vec<_> = heads

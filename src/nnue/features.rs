@@ -67,6 +67,17 @@ pub fn hand_index(p: Color, bucket: usize, c: Color, kind: PieceKind, n: u8) -> 
 /// and drops change what a man is worth.
 pub const OUTPUT_BUCKETS: usize = 4;
 
+/// The output bucket a net of `buckets` output buckets (1 or [`OUTPUT_BUCKETS`]) evaluates
+/// `pos` with.
+#[inline]
+pub fn net_bucket(buckets: usize, pos: &Position) -> usize {
+    if buckets == 1 {
+        0
+    } else {
+        output_bucket(pos)
+    }
+}
+
 /// The output bucket of `pos` (`0..OUTPUT_BUCKETS`).
 #[inline]
 pub fn output_bucket(pos: &Position) -> usize {

@@ -475,20 +475,10 @@ impl Network {
         next
     }
 
-    /// The output bucket this net uses for `pos`.
-    #[inline]
-    pub fn bucket(&self, pos: &Position) -> usize {
-        if self.buckets == 1 {
-            0
-        } else {
-            features::output_bucket(pos)
-        }
-    }
-
     /// The evaluation in centipawns for the side to move of `pos` from its accumulators.
     pub fn evaluate(&self, acc: &Accumulator, pos: &Position, kernel: Kernel) -> i32 {
         let stm = pos.side_to_move();
-        let b = self.bucket(pos);
+        let b = features::net_bucket(self.buckets, pos);
         let w = &self.out_w[b * 2 * HIDDEN..(b + 1) * 2 * HIDDEN];
         let sum = screlu_dot(kernel, &acc.v[stm.index()], &w[..HIDDEN]).wrapping_add(screlu_dot(
             kernel,

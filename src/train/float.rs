@@ -19,6 +19,8 @@ pub const MAGIC: &[u8; 8] = b"GOGONNFL";
 /// The newest version (version 1: one output bucket, no bucket field).
 pub const VERSION: u32 = 2;
 const HEADER_V1: usize = 8 + 3 * 4 + 8;
+/// Version 2 adds the output buckets.
+const HEADER_V2: usize = HEADER_V1 + 4;
 /// Largest weight magnitude the trainer allows: keeps the quantised output weights within
 /// +-127 (|w| * QB) so that the SCReLU product `(v * w) * v` is exact in i16 x i16.
 pub const WEIGHT_CLIP: f32 = 1.98;
@@ -78,15 +80,6 @@ impl FloatNet {
         }
     }
 
-    /// The output bucket this net uses for `pos`.
-    pub fn bucket(&self, pos: &Position) -> usize {
-        if self.buckets == 1 {
-            0
-        } else {
-            features::output_bucket(pos)
-        }
-    }
-
     /// The accumulator of perspective `p` (before the activation).
     pub fn accumulate(&self, pos: &Position, p: Color) -> Vec<f32> {
         let mut acc = self.ft_b.clone();
@@ -105,7 +98,7 @@ impl FloatNet {
         let us = self.accumulate(pos, stm);
         let them = self.accumulate(pos, !stm);
         let h = self.hidden;
-        let b = self.bucket(pos);
+        let b = features::net_bucket(self.buckets, pos);
         let w = &self.out_w[b * 2 * h..(b + 1) * 2 * h];
         let mut out = self.out_b[b];
         for i in 0..h {
@@ -204,7 +197,7 @@ impl FloatNet {
 
     pub fn to_bytes(&self) -> Vec<u8> {
         let payload = self.payload();
-        let mut out = Vec::with_capacity(HEADER_V1 + 4 + payload.len());
+        let mut out = Vec::with_capacity(HEADER_V2 + payload.len());
         out.extend_from_slice(MAGIC);
         let mut words = vec![1, FEATURES as u32, self.hidden as u32];
         if self.buckets != 1 {
@@ -235,11 +228,7 @@ impl FloatNet {
         if !(1..=VERSION).contains(&version) {
             return Err(NetError::UnsupportedVersion(version));
         }
-        let header = if version == 1 {
-            HEADER_V1
-        } else {
-            HEADER_V1 + 4
-        };
+        let header = if version == 1 { HEADER_V1 } else { HEADER_V2 };
         if b.len() < header {
             return Err(NetError::TooShort(b.len()));
         }
