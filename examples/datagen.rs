@@ -11,9 +11,9 @@
 //! - `datagen manifest DIR`: rewrites and prints `DIR/manifest.tsv`.
 //!
 //! SETTINGS: `[--threads N] [--nodes N] [--start-nodes N] [--check-nodes N]
-//! [--random-plies N] [--max-start-score CP] [--max-plies N] [--hash MB] [--openings FILE] [--net FILE]
-//! [--adjudicate-score CP] [--adjudicate-plies N] [--no-adjudicate-mate] [--seconds S]
-//! [--commit ID]`.
+//! [--probe-nodes N] [--random-plies N] [--max-start-score CP] [--max-plies N] [--hash MB]
+//! [--openings FILE] [--net FILE] [--adjudicate-score CP] [--adjudicate-plies N]
+//! [--no-adjudicate-mate] [--seconds S] [--commit ID]`.
 //!
 //! Without `--openings` the 200 lines of `data/openings.txt` (built in) are used. The commit
 //! recorded in a shard's metadata is `--commit`, else `GOGO_COMMIT` at build time
@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: datagen (--dir DIR [--seed S] [--shard-games N] [--first-shard K] \
     [--shards N] | --out FILE [--games N]) [--threads N] [--nodes N] [--start-nodes N] \
-    [--check-nodes N] [--random-plies N] [--max-start-score CP] [--max-plies N] [--hash MB] \
+    [--check-nodes N] [--probe-nodes N] [--random-plies N] [--max-start-score CP] [--max-plies N] [--hash MB] \
     [--openings FILE] [--net FILE] [--adjudicate-score CP] [--adjudicate-plies N] [--no-adjudicate-mate] \
     [--seconds S] [--commit ID]\n       datagen merge --out FILE [--seed S] [--no-dedup] \
     INPUT...\n       datagen manifest DIR";
@@ -91,6 +91,7 @@ fn parse_args(args: Vec<String>) -> Result<Options, String> {
             "--nodes" => s.nodes = num()?.max(1),
             "--start-nodes" => s.start_nodes = num()?,
             "--check-nodes" => s.check_nodes = num()?,
+            "--probe-nodes" => s.probe_nodes = num()?,
             "--seed" => s.seed = num()?,
             "--random-plies" => s.random_plies = num()? as usize,
             "--max-start-score" => s.max_start_score = num()? as i32,

@@ -464,6 +464,73 @@ fn a_smaller_budget_in_check_is_recorded_only_when_set() {
 }
 
 #[test]
+fn a_probe_before_each_move_is_recorded_only_when_it_applies() {
+    let s = settings(0, 2);
+    let keys = |s: &Settings| s.describe().into_iter().map(|(k, _)| k).collect::<Vec<_>>();
+    assert!(
+        !keys(&s).contains(&"probe_nodes"),
+        "older shards still resume"
+    );
+    let probed = Settings {
+        probe_nodes: 50,
+        ..s.clone()
+    };
+    assert!(probed.probes());
+    assert!(probed
+        .describe()
+        .contains(&("probe_nodes", "50".to_string())));
+    // A probe of the whole budget or more is no probe: the same games, not recorded.
+    let whole = Settings {
+        probe_nodes: s.nodes,
+        ..s.clone()
+    };
+    assert!(!whole.probes());
+    assert!(!keys(&whole).contains(&"probe_nodes"));
+    assert_eq!(
+        datagen::generate(&whole).unwrap(),
+        datagen::generate(&s).unwrap()
+    );
+}
+
+#[test]
+fn a_probe_makes_the_plies_that_are_not_kept_cheaper() {
+    // The budgets of `datagen`: the search checks its node limit every 1,024 nodes, so the
+    // probe stops at 1,024 and a kept ply's rest of the budget at 4,096.
+    let full = Settings {
+        nodes: 5000,
+        max_plies: 20,
+        ..settings(0, 3)
+    };
+    let probed = Settings {
+        probe_nodes: 1000,
+        ..full.clone()
+    };
+    let (mut a, mut b) = ((0, 0), (0, 0));
+    for i in 0..3 {
+        let x = datagen::play_game(&full, i).unwrap();
+        let y = datagen::play_game(&probed, i).unwrap();
+        // Kept positions are never in check and never have a noisy or mating label, probe
+        // or not.
+        for r in &y.records {
+            assert!(!r.pos.in_check());
+        }
+        a = (a.0 + x.nodes, a.1 + x.plies as u64);
+        b = (b.0 + y.nodes, b.1 + y.plies as u64);
+    }
+    assert!(a.1 > 0 && b.1 > 0);
+    // Fewer nodes a ply: a ply whose probe picks a capture or promotion costs the probe alone,
+    // a kept one the probe and the rest of the budget.
+    assert!(
+        b.0 * a.1 < a.0 * b.1,
+        "probed {} nodes in {} plies, plain {} in {}",
+        b.0,
+        b.1,
+        a.0,
+        a.1
+    );
+}
+
+#[test]
 fn the_games_of_a_shard_are_told_apart_by_their_plies() {
     // The trainer holds out whole games (`train --split game`), found as runs of rising plies:
     // every game of the journal must lie inside one run, or the split would cut it in two.

@@ -22,6 +22,7 @@ use super::data::Record;
 use super::rng::{mix, SplitMix64};
 use crate::game::{Game, GameRules, SennichiteRule};
 use crate::movegen::legal_moves;
+use crate::movepick::is_noisy;
 use crate::nnue::Network;
 use crate::search::{SearchConfig, Searcher, Signals, MATE_BOUND, SEARCH_STACK_BYTES};
 use crate::time::Limits;
@@ -122,6 +123,13 @@ pub struct Settings {
     /// Node budget of the moves played in check (0: `nodes`). Those positions are never kept,
     /// so a smaller budget makes the kept ones cheaper, at the price of weaker evasions.
     pub check_nodes: u64,
+    /// Node budget of a probe searched before each move out of check (0, or at least
+    /// `nodes`: no probe). When the probe's best move is a capture or a promotion, or its
+    /// score a mate, the position would not be kept: the probe's move is played and the full
+    /// search is skipped. Otherwise the position gets the full search as before (after the
+    /// probe, whose table entries it finds). The kept positions keep their `nodes` labels;
+    /// the moves of the plies that are not kept are weaker.
+    pub probe_nodes: u64,
     /// Random legal moves played after the opening line.
     pub random_plies: usize,
     /// Draw by the ply limit after this many plies.
@@ -148,6 +156,7 @@ impl Default for Settings {
             nodes: 5000,
             start_nodes: 1000,
             check_nodes: 0,
+            probe_nodes: 0,
             random_plies: 4,
             max_start_score: 300,
             max_plies: 300,
@@ -161,6 +170,11 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// Whether the moves out of check are probed first (see `probe_nodes`).
+    pub fn probes(&self) -> bool {
+        self.probe_nodes > 0 && self.probe_nodes < self.nodes
+    }
+
     /// The settings that decide the games (not `threads` or `time_limit`), as `(key, value)`
     /// pairs: what a shard's metadata records and a resumed run must repeat.
     pub fn describe(&self) -> Vec<(&'static str, String)> {
@@ -196,6 +210,10 @@ impl Settings {
         .into_iter()
         // Listed only when set, so that shards made before it existed still resume.
         .chain((self.check_nodes > 0).then(|| ("check_nodes", self.check_nodes.to_string())))
+        .chain(
+            self.probes()
+                .then(|| ("probe_nodes", self.probe_nodes.to_string())),
+        )
         .collect()
     }
 }
@@ -315,6 +333,14 @@ pub fn play_game(s: &Settings, index: u64) -> Result<GameOutput, String> {
         }),
         ..Limits::default()
     };
+    let probe_limits = Limits {
+        nodes: Some(s.probe_nodes),
+        ..Limits::default()
+    };
+    let after_probe_limits = Limits {
+        nodes: Some(s.nodes.saturating_sub(s.probe_nodes).max(1)),
+        ..Limits::default()
+    };
     let start_limits = Limits {
         nodes: Some(if s.start_nodes == 0 {
             s.nodes
@@ -360,12 +386,21 @@ pub fn play_game(s: &Settings, index: u64) -> Result<GameOutput, String> {
             };
         }
         let pos = *game.current();
-        let budget = if pos.in_check() {
-            &check_limits
+        let r = if pos.in_check() {
+            searcher.think(game.positions(), &check_limits, &[], &config)
+        } else if s.probes() {
+            let probe = searcher.think(game.positions(), &probe_limits, &[], &config);
+            let unkept =
+                probe.score.abs() >= MATE_BOUND || probe.best.is_some_and(|m| is_noisy(&pos, m));
+            if unkept {
+                probe
+            } else {
+                out.nodes += probe.nodes;
+                searcher.think(game.positions(), &after_probe_limits, &[], &config)
+            }
         } else {
-            &limits
+            searcher.think(game.positions(), &limits, &[], &config)
         };
-        let r = searcher.think(game.positions(), budget, &[], &config);
         out.nodes += r.nodes;
         let Some(best) = r.best else {
             return Err(format!("search found no move in {pos}"));
@@ -376,8 +411,7 @@ pub fn play_game(s: &Settings, index: u64) -> Result<GameOutput, String> {
                 adjudicated: true,
             };
         }
-        let noisy = best.is_promotion() || (!best.is_drop() && pos.piece_on(best.to()).is_some());
-        if !pos.in_check() && !noisy && r.score.abs() < MATE_BOUND {
+        if !pos.in_check() && !is_noisy(&pos, best) && r.score.abs() < MATE_BOUND {
             kept.push((pos, r.score.clamp(-32000, 32000) as i16));
         }
         game.play(best).map_err(|e| e.to_string())?;
