@@ -55,13 +55,17 @@ fn main() -> ExitCode {
             ("--data", _) => data = Some(PathBuf::from(v)),
             ("--games", Ok(n)) => max_games = n as usize,
             ("--nodes", Ok(n)) => nodes = n,
-            ("--probe-nodes", Ok(n)) if n < nodes => probe = n,
+            ("--probe-nodes", Ok(n)) => probe = n,
             ("--ref-nodes", Ok(n)) => reference = n,
             _ => {
                 eprintln!("labelcheck: bad argument {flag} {v}");
                 return ExitCode::FAILURE;
             }
         }
+    }
+    if probe == 0 || probe >= nodes {
+        eprintln!("labelcheck: --probe-nodes must be above 0 and below --nodes ({nodes})");
+        return ExitCode::FAILURE;
     }
     let Some(data) = data else {
         eprintln!("usage: labelcheck --data FILE [--games N] [--nodes N] [--probe-nodes N] [--ref-nodes N]");

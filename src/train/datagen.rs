@@ -126,9 +126,10 @@ pub struct Settings {
     /// Node budget of a probe searched before each move out of check (0, or at least
     /// `nodes`: no probe). When the probe's best move is a capture or a promotion, or its
     /// score a mate, the position would not be kept: the probe's move is played and the full
-    /// search is skipped. Otherwise the position gets the full search as before (after the
-    /// probe, whose table entries it finds). The kept positions keep their `nodes` labels;
-    /// the moves of the plies that are not kept are weaker.
+    /// search is skipped. Otherwise the position is searched again with the rest of the
+    /// budget (`nodes - probe_nodes`, finding the probe's table entries), so that a kept
+    /// position costs `nodes` in all; the plies that are not kept cost the probe alone and
+    /// are played more weakly.
     pub probe_nodes: u64,
     /// Random legal moves played after the opening line.
     pub random_plies: usize,
