@@ -3,16 +3,18 @@
 //! the rest of the budget (`datagen --probe-nodes`). Each game of the data is searched in
 //! game order by a fresh searcher per way (as data generation and rescoring search a game),
 //! and by a third at `--ref-nodes`; the errors against the reference are printed as the mean
-//! squared difference of the win probabilities (`sigmoid(cp / 400)`, the trainer's scale) and
+//! squared difference of the win probabilities (the trainer's `sigmoid(cp / SCALE)`) and
 //! the mean absolute difference in centipawns (scores clipped to +-2000).
 //!
 //! Usage: `cargo run --release --example labelcheck -- --data FILE [--games N] [--nodes N]
 //! [--probe-nodes N] [--ref-nodes N]` (defaults: 200 games, 5,000, 1,000 and 100,000 nodes).
 
+use gogo::nnue::SCALE;
 use gogo::search::MATE_BOUND;
 use gogo::time::Limits;
 use gogo::train::data::{games, read_records};
 use gogo::train::datagen::game_searcher;
+use gogo::train::trainer::sigmoid;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,8 +25,10 @@ fn limits(nodes: u64) -> Limits {
     }
 }
 
-fn sigmoid(cp: i32) -> f64 {
-    1.0 / (1.0 + (-(cp as f64) / 400.0).exp())
+/// The win probability of a score, on the trainer's scale (`SCALE` cp = 1.0 before the
+/// sigmoid).
+fn win_probability(cp: i32) -> f64 {
+    sigmoid(cp as f32 / SCALE as f32) as f64
 }
 
 /// Sums of one way's errors against the reference.
@@ -35,9 +39,12 @@ struct Errors {
 }
 
 impl Errors {
-    fn add(&mut self, score: i32, reference: i32) {
-        self.squared += (sigmoid(score) - sigmoid(reference)).powi(2);
+    /// Adds one label's errors; returns its squared error.
+    fn add(&mut self, score: i32, reference: i32) -> f64 {
+        let e = (win_probability(score) - win_probability(reference)).powi(2);
+        self.squared += e;
         self.absolute += (score.clamp(-2000, 2000) - reference.clamp(-2000, 2000)).abs() as f64;
+        e
     }
 }
 
@@ -101,12 +108,8 @@ fn main() -> ExitCode {
             if s_plain.abs() >= MATE_BOUND || s_probed.abs() >= MATE_BOUND {
                 continue;
             }
-            diffs.push(
-                (sigmoid(s_probed) - sigmoid(want)).powi(2)
-                    - (sigmoid(s_plain) - sigmoid(want)).powi(2),
-            );
-            plain.add(s_plain, want);
-            probed.add(s_probed, want);
+            let e_plain = plain.add(s_plain, want);
+            diffs.push(probed.add(s_probed, want) - e_plain);
             count += 1;
         }
     }

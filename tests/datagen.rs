@@ -26,6 +26,11 @@ fn settings(first_game: u64, games: u64) -> Settings {
     }
 }
 
+/// The keys of the settings a shard records.
+fn keys(s: &Settings) -> Vec<&'static str> {
+    s.describe().into_iter().map(|(k, _)| k).collect()
+}
+
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gogo-datagen-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -423,7 +428,6 @@ fn adjudicated_games_are_the_start_of_the_games_played_out() {
 #[test]
 fn a_smaller_budget_in_check_is_recorded_only_when_set() {
     let s = settings(0, 2);
-    let keys = |s: &Settings| s.describe().into_iter().map(|(k, _)| k).collect::<Vec<_>>();
     assert!(
         !keys(&s).contains(&"check_nodes"),
         "older shards still resume"
@@ -466,7 +470,6 @@ fn a_smaller_budget_in_check_is_recorded_only_when_set() {
 #[test]
 fn a_probe_before_each_move_is_recorded_only_when_it_applies() {
     let s = settings(0, 2);
-    let keys = |s: &Settings| s.describe().into_iter().map(|(k, _)| k).collect::<Vec<_>>();
     assert!(
         !keys(&s).contains(&"probe_nodes"),
         "older shards still resume"
