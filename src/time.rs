@@ -16,7 +16,8 @@
 //! a few milliseconds).
 
 use crate::params::{
-    ROOT_MATE_PROBE_TIME_DIVISOR, TIME_INC_PERCENT, TIME_INSTABILITY_MAX_CHANGES,
+    ROOT_MATE_PROBE_TIME_DIVISOR, TIME_DROP_DIVISOR, TIME_DROP_RANGE, TIME_EFFORT_BASE,
+    TIME_EFFORT_MIN_DEPTH, TIME_EFFORT_RANGE, TIME_INC_PERCENT, TIME_INSTABILITY_MAX_CHANGES,
     TIME_INSTABILITY_PER_CHANGE, TIME_MOVES_TO_GO, TIME_SINGLE_MOVE_FACTOR,
 };
 use std::time::{Duration, Instant};
@@ -48,14 +49,16 @@ pub struct TimePlan {
 
 impl TimePlan {
     /// Whether the search should start no new iteration after one that ended `elapsed` into
-    /// the move (clock time), with `best_changes` the decayed count of best-move changes and
-    /// `root_moves` legal moves: an unstable best move gets more of the soft time, a single
-    /// legal move much less, and the hard limit always holds.
+    /// the move (clock time), with `best_changes` the decayed count of best-move changes,
+    /// `root_moves` legal moves and `trend` the scale of [`effort_scale`] and [`drop_scale`]:
+    /// an unstable best move gets more of the soft time, a single legal move much less, and
+    /// the hard limit always holds.
     pub fn should_stop_after_iteration(
         &self,
         elapsed: Duration,
         best_changes: f64,
         root_moves: usize,
+        trend: f64,
     ) -> bool {
         let instability =
             1.0 + best_changes.min(TIME_INSTABILITY_MAX_CHANGES) * TIME_INSTABILITY_PER_CHANGE;
@@ -64,7 +67,7 @@ impl TimePlan {
         } else {
             1.0
         };
-        let soft = self.soft.as_secs_f64() * instability * single;
+        let soft = self.soft.as_secs_f64() * instability * single * trend;
         elapsed.as_secs_f64() >= soft.min(self.hard.as_secs_f64())
     }
 
@@ -81,6 +84,26 @@ impl TimePlan {
         };
         (!budget.is_zero()).then_some(budget)
     }
+}
+
+/// The soft time's scale by the share of the search's nodes spent on the best move, from
+/// `TIME_EFFORT_MIN_DEPTH` on: `TIME_EFFORT_BASE - share` within `TIME_EFFORT_RANGE`. A
+/// move that took nearly all the effort is clear and stops sooner; one among close rivals
+/// searches longer.
+pub fn effort_scale(depth: i32, best_effort: f64) -> f64 {
+    if depth < TIME_EFFORT_MIN_DEPTH || !best_effort.is_finite() {
+        return 1.0;
+    }
+    let (lo, hi) = TIME_EFFORT_RANGE;
+    (TIME_EFFORT_BASE - best_effort).clamp(lo, hi)
+}
+
+/// The soft time's scale by how far the score fell since our previous move's search
+/// (`1 + drop / TIME_DROP_DIVISOR` within `TIME_DROP_RANGE`): a falling score gets more
+/// time, a rising one less; 1 without a previous search.
+pub fn drop_scale(score_drop: Option<i32>) -> f64 {
+    let (lo, hi) = TIME_DROP_RANGE;
+    score_drop.map_or(1.0, |d| (1.0 + d as f64 / TIME_DROP_DIVISOR).clamp(lo, hi))
 }
 
 /// `a * num / den`, rounded down, without overflow (saturating at `u64::MAX`); the same as
@@ -367,7 +390,7 @@ mod tests {
                     assert!(ms(p.hard) >= DAY, "{name}, overhead {overhead}: {p:?}");
                     assert!(ms(p.soft) >= DAY / 40, "{name}, overhead {overhead}: {p:?}");
                     // The stopping rule copes with such plans too.
-                    assert!(!p.should_stop_after_iteration(Duration::from_secs(1), 4.0, 1));
+                    assert!(!p.should_stop_after_iteration(Duration::from_secs(1), 4.0, 1, 1.0));
                 }
             }
         }
@@ -382,24 +405,58 @@ mod tests {
         let at = Duration::from_millis;
         // (One millisecond either side of each threshold: the rule computes in floating point.)
         // Stable best move: stop at the soft time.
-        assert!(!p.should_stop_after_iteration(at(99), 0.0, 30));
-        assert!(p.should_stop_after_iteration(at(101), 0.0, 30));
+        assert!(!p.should_stop_after_iteration(at(99), 0.0, 30, 1.0));
+        assert!(p.should_stop_after_iteration(at(101), 0.0, 30, 1.0));
         // Two changes: 1.5 times the soft time.
-        assert!(!p.should_stop_after_iteration(at(149), 2.0, 30));
-        assert!(p.should_stop_after_iteration(at(151), 2.0, 30));
+        assert!(!p.should_stop_after_iteration(at(149), 2.0, 30, 1.0));
+        assert!(p.should_stop_after_iteration(at(151), 2.0, 30, 1.0));
         // At most twice the soft time however often it changed.
-        assert!(!p.should_stop_after_iteration(at(199), 100.0, 30));
-        assert!(p.should_stop_after_iteration(at(201), 100.0, 30));
+        assert!(!p.should_stop_after_iteration(at(199), 100.0, 30, 1.0));
+        assert!(p.should_stop_after_iteration(at(201), 100.0, 30, 1.0));
         // A single legal move: a fifth.
-        assert!(!p.should_stop_after_iteration(at(19), 0.0, 1));
-        assert!(p.should_stop_after_iteration(at(21), 0.0, 1));
+        assert!(!p.should_stop_after_iteration(at(19), 0.0, 1, 1.0));
+        assert!(p.should_stop_after_iteration(at(21), 0.0, 1, 1.0));
         // Never past the hard limit.
         let tight = TimePlan {
             soft: Duration::from_millis(300),
             hard: Duration::from_millis(350),
         };
-        assert!(tight.should_stop_after_iteration(at(350), 4.0, 30));
-        assert!(!tight.should_stop_after_iteration(at(349), 4.0, 30));
+        assert!(tight.should_stop_after_iteration(at(350), 4.0, 30, 1.0));
+        assert!(!tight.should_stop_after_iteration(at(349), 4.0, 30, 1.0));
+    }
+
+    #[test]
+    fn the_soft_rule_scales_by_effort_and_by_the_score_trend() {
+        // The effort: only from TIME_EFFORT_MIN_DEPTH on, within its range.
+        assert_eq!(effort_scale(TIME_EFFORT_MIN_DEPTH - 1, 0.99), 1.0);
+        let (lo, hi) = TIME_EFFORT_RANGE;
+        assert_eq!(
+            effort_scale(TIME_EFFORT_MIN_DEPTH, 1.0),
+            lo.max(TIME_EFFORT_BASE - 1.0)
+        );
+        assert_eq!(effort_scale(20, 0.0), hi.min(TIME_EFFORT_BASE));
+        assert!(effort_scale(10, 0.9) < effort_scale(10, 0.6));
+        assert!(effort_scale(10, 0.6) < effort_scale(10, 0.3));
+        assert_eq!(effort_scale(10, f64::NAN), 1.0);
+        // The trend: 1 without a previous search; more time when the score falls.
+        let (lo, hi) = TIME_DROP_RANGE;
+        assert_eq!(drop_scale(None), 1.0);
+        assert_eq!(drop_scale(Some(0)), 1.0);
+        assert!(drop_scale(Some(40)) > 1.0 && drop_scale(Some(40)) < drop_scale(Some(80)));
+        assert!(drop_scale(Some(-40)) < 1.0);
+        assert_eq!(drop_scale(Some(100_000)), hi);
+        assert_eq!(drop_scale(Some(-100_000)), lo);
+        // The scale multiplies the soft time, and the hard limit still holds.
+        let p = TimePlan {
+            soft: Duration::from_millis(100),
+            hard: Duration::from_millis(130),
+        };
+        let at = Duration::from_millis;
+        assert!(!p.should_stop_after_iteration(at(59), 0.0, 30, 0.6));
+        assert!(p.should_stop_after_iteration(at(61), 0.0, 30, 0.6));
+        assert!(!p.should_stop_after_iteration(at(119), 0.0, 30, 1.2));
+        assert!(p.should_stop_after_iteration(at(121), 0.0, 30, 1.2));
+        assert!(p.should_stop_after_iteration(at(131), 0.0, 30, 1.4));
     }
 
     #[test]

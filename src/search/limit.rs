@@ -9,7 +9,7 @@ use super::MAX_PLY;
 use crate::params::SKILL_FULL;
 use crate::score::is_mate_score;
 use crate::skill::SkillLimits;
-use crate::time::{self, Limits, TimePlan};
+use crate::time::{self, drop_scale, effort_scale, Limits, TimePlan};
 use crate::types::Color;
 use std::time::{Duration, Instant};
 
@@ -50,6 +50,11 @@ pub struct IterationEnd {
     pub thread_nodes: u64,
     /// Legal root moves (a single one needs little thought).
     pub root_moves: usize,
+    /// The share of this search's nodes spent on the best move.
+    pub best_effort: f64,
+    /// How far the best score fell since our previous move's search (negative: it rose);
+    /// `None` without such a search or with a mate score.
+    pub score_drop: Option<i32>,
     /// Time counted against the clock so far.
     pub clock_elapsed: Duration,
     pub pondering: bool,
@@ -165,7 +170,13 @@ impl Limiter {
             if !it.pondering {
                 let changes = *best_changes;
                 *best_changes *= 0.5;
-                return plan.should_stop_after_iteration(it.clock_elapsed, changes, it.root_moves);
+                let trend = effort_scale(it.depth, it.best_effort) * drop_scale(it.score_drop);
+                return plan.should_stop_after_iteration(
+                    it.clock_elapsed,
+                    changes,
+                    it.root_moves,
+                    trend,
+                );
             }
         }
         false
@@ -268,6 +279,8 @@ mod tests {
             score,
             thread_nodes: 10,
             root_moves: 20,
+            best_effort: 0.5,
+            score_drop: None,
             clock_elapsed: Duration::from_millis(elapsed_ms),
             pondering: false,
         };

@@ -100,6 +100,9 @@ pub(super) struct RootMove {
     seldepth: usize,
     /// Bound of `score` when the last search of this move failed outside the window.
     bound: Bound,
+    /// Nodes spent on this move in this search, all iterations together (the time rule's
+    /// effort).
+    effort: u64,
 }
 
 impl RootMove {
@@ -111,6 +114,7 @@ impl RootMove {
             pv: vec![mv],
             seldepth: 0,
             bound: Bound::None,
+            effort: 0,
         }
     }
 }
@@ -172,6 +176,9 @@ pub struct Searcher {
     mate_solver: Option<MateSolver>,
     /// The mating line found by the root mate probe of the current search, if any.
     proven_mate: Option<Vec<Move>>,
+    /// The key of the last timed search's root and the score of its move (main thread): the
+    /// next search, two plies later in the same game, compares its own score with it.
+    last_timed_root: Option<(u64, i32)>,
 }
 
 /// Mate scores are stored relative to the node, other scores as they are.
@@ -232,6 +239,7 @@ impl Searcher {
             skill_picks: 0,
             mate_solver: None,
             proven_mate: None,
+            last_timed_root: None,
         }
     }
 
@@ -291,6 +299,7 @@ impl Searcher {
         *self.counter = [[[Move::NONE; 25]; 15]; 2];
         self.killers = [[Move::NONE; 2]; MAX_PLY + 1];
         self.skill_picks = 0;
+        self.last_timed_root = None;
     }
 
     /// Where this searcher reports `Info` events from now on.

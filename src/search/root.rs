@@ -47,6 +47,8 @@ struct Progress {
     probed: bool,
     /// The root mate probe's mating line.
     proven: Option<Vec<Move>>,
+    /// The score of the previous timed search of this game, two plies ago (main thread).
+    previous_score: Option<i32>,
 }
 
 impl Searcher {
@@ -74,6 +76,11 @@ impl Searcher {
             completed_depth: 0,
             probed: false,
             proven: None,
+            previous_score: if thread == 0 {
+                self.previous_score(history)
+            } else {
+                None
+            },
         };
         // An analysis search runs the root mate probe before the first iteration; a timed one
         // once its score says the opponent's king is in danger (see `end_iteration`).
@@ -94,7 +101,22 @@ impl Searcher {
                 break;
             }
         }
-        self.choose(&root, progress)
+        let result = self.choose(&root, progress);
+        if thread == 0 {
+            self.last_timed_root = self
+                .limiter
+                .is_timed()
+                .then_some((root.pos.key(), result.score));
+        }
+        result
+    }
+
+    /// The score of this game's previous timed search, when it was ours two plies before
+    /// `history`'s last position.
+    pub(super) fn previous_score(&self, history: &[Position]) -> Option<i32> {
+        let (key, score) = self.last_timed_root?;
+        let n = history.len();
+        (n >= 3 && history[n - 3].key() == key).then_some(score)
     }
 
     /// Resets this thread for a search of `history.last()` and makes the root moves, in the
@@ -327,6 +349,11 @@ impl Searcher {
         let end = IterationEnd {
             depth,
             score: best.score,
+            best_effort: best.effort as f64 / self.nodes.max(1) as f64,
+            score_drop: p
+                .previous_score
+                .filter(|s| s.abs() < MATE_BOUND && best.score.abs() < MATE_BOUND)
+                .map(|s| s - best.score),
             thread_nodes: self.nodes,
             root_moves: root.moves.len(),
             clock_elapsed: self.clock_elapsed(),
@@ -469,6 +496,7 @@ impl Searcher {
         #[allow(clippy::needless_range_loop)] // the body borrows self mutably
         for i in 0..root_moves.len() {
             let mv = root_moves[i].mv;
+            let nodes_before = self.nodes;
             self.set_ply(1, root.after(mv), mv, history_index(&root, mv));
             self.push_key(1);
             let new_depth = depth - 1;
@@ -482,6 +510,7 @@ impl Searcher {
                 s
             };
             self.pop_key();
+            root_moves[i].effort += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }

@@ -368,3 +368,43 @@ fn the_table_keeps_no_score_of_a_repetition() {
     assert_eq!(e.mv, crate::notation::parse_move(&node, "3a2a").unwrap());
     assert_eq!(e.bound, crate::tt::Bound::None, "{e:?}");
 }
+
+#[test]
+fn a_timed_search_hands_its_score_to_the_next_one_of_the_game() {
+    // The time rule compares the score with that of our previous move's search: it counts
+    // only when that search was timed and its root is the position two plies back.
+    let game = game_line(Position::startpos(), ["3e2d", "3a2b"]);
+    let timed = Limits {
+        time: [Some(2000), Some(2000)],
+        ..Default::default()
+    };
+    let config = SearchConfig {
+        mate_probe: false,
+        ..Default::default()
+    };
+    let tt = Arc::new(TranspositionTable::new(1));
+    let mut s = searcher_at(*game.last().unwrap(), &tt);
+    let r = s.think(&game, &timed, &[], &config);
+    let best = r.best.expect("a move");
+    let after = game.last().unwrap().after(best);
+    let answer = legal_moves(&after).as_slice()[0];
+    let mut later = game.clone();
+    later.push(after);
+    later.push(after.after(answer));
+    assert_eq!(s.previous_score(&later), Some(r.score));
+    // Not the game that search was in: its root is not two plies back.
+    assert_eq!(s.previous_score(&game), None);
+    assert_eq!(s.previous_score(&later[..later.len() - 1]), None);
+    // An untimed search hands nothing on.
+    let depth = Limits {
+        depth: Some(3),
+        ..Default::default()
+    };
+    s.think(&game, &depth, &[], &config);
+    assert_eq!(s.previous_score(&later), None);
+    // Nor does a new game.
+    s.think(&game, &timed, &[], &config);
+    assert!(s.previous_score(&later).is_some());
+    s.clear();
+    assert_eq!(s.previous_score(&later), None);
+}
