@@ -6,7 +6,8 @@
 //!   lost anyway.
 //! - sudden death / Fischer increment (and byoyomi on top of main time): a share of the
 //!   remaining time (`remaining / moves-to-go + the increment`), stretched when the best
-//!   move keeps changing and shortened when it is stable, never more than 2/5 of the main
+//!   move keeps changing, when it shares the search with close rivals or when the score
+//!   falls, shortened when it is stable or clear, never more than 2/5 of the main
 //!   time after the overhead (plus the byoyomi period), whatever the increment: the rest is
 //!   the reserve for a move that overruns its hard limit.
 //!
