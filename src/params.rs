@@ -89,8 +89,9 @@ pub const TIME_INC_PERCENT: u64 = 100;
 pub const TIME_INSTABILITY_PER_CHANGE: f64 = 0.25;
 pub const TIME_INSTABILITY_MAX_CHANGES: f64 = 4.0;
 pub const TIME_SINGLE_MOVE_FACTOR: f64 = 0.2;
-/// ... and by the effort and the score's trend ([`crate::time::effort_scale`] and
-/// [`crate::time::drop_scale`]).
+/// From `TIME_EFFORT_MIN_DEPTH` on, the soft time is also scaled by the best move's share of
+/// the nodes and by the score's fall since our previous move ([`crate::time::effort_scale`]
+/// and [`crate::time::drop_scale`] say how these constants are used).
 pub const TIME_EFFORT_MIN_DEPTH: i32 = 6;
 pub const TIME_EFFORT_BASE: f64 = 1.5;
 pub const TIME_EFFORT_RANGE: (f64, f64) = (0.6, 1.3);
