@@ -402,7 +402,7 @@ fn a_timed_search_hands_its_score_to_the_next_one_of_the_game() {
     };
     s.think(&game, &depth, &[], &config);
     assert_eq!(s.previous_score(&later), None);
-    // Nor does a new game.
+    // A timed search hands it on again; a new game (`clear`, as `usinewgame`) drops it.
     s.think(&game, &timed, &[], &config);
     assert!(s.previous_score(&later).is_some());
     s.clear();
