@@ -9,6 +9,7 @@ use crate::params::*;
 use crate::position::Position;
 use crate::see::see_ge;
 use crate::types::Move;
+use std::mem::MaybeUninit;
 
 /// history[color][kind (0..10) or 10 + dropped kind][to]
 pub type HistoryTable = [[[i32; 25]; 15]; 2];
@@ -107,31 +108,23 @@ fn score(pos: &Position, m: Move, hints: &OrderHints) -> i32 {
 
 /// Orders `moves` in place, highest score first; moves of equal score keep their order.
 pub fn order(pos: &Position, moves: &mut MoveList, hints: &OrderHints) {
-    // Most lists are short: sort keys on a small stack array, so that the long one (and its
-    // zeroing) is only paid for when needed.
-    if moves.len() <= SHORT_LIST {
-        order_with::<SHORT_LIST>(pos, moves, hints);
-    } else {
-        order_with::<{ movegen::MAX_MOVES }>(pos, moves, hints);
-    }
-}
-
-const SHORT_LIST: usize = 48;
-
-fn order_with<const N: usize>(pos: &Position, moves: &mut MoveList, hints: &OrderHints) {
     // Sort keys: the inverted score in the high 32 bits, then the original index (so that an
     // unstable sort without allocation gives the order of a stable sort by score), then the
-    // move itself, read back after the sort.
+    // move itself, read back after the sort. The key array is left uninitialised beyond the
+    // list's length: zeroing all of it cost more than sorting a short list.
     let n = moves.len();
-    let mut keys = [0u64; N];
-    for (i, (&m, key)) in moves.iter().zip(keys.iter_mut()).enumerate() {
+    let mut room = [const { MaybeUninit::<u64>::uninit() }; movegen::MAX_MOVES];
+    for (i, (&m, key)) in moves.iter().zip(room.iter_mut()).enumerate() {
         let s = score(pos, m, hints);
         // Higher scores first: invert the (offset) score, which then fits in 32 bits.
         let inverted = (i32::MAX as i64 - s as i64) as u64;
-        *key = (inverted << 32) | (i as u64) << 16 | m.raw() as u64;
+        key.write((inverted << 32) | (i as u64) << 16 | m.raw() as u64);
     }
-    keys[..n].sort_unstable();
-    for (slot, &k) in moves.as_mut_slice().iter_mut().zip(&keys[..n]) {
+    // SAFETY: the loop wrote `room[..n]` (a list holds at most MAX_MOVES moves), and
+    // `MaybeUninit<u64>` has the layout of `u64`.
+    let keys = unsafe { std::slice::from_raw_parts_mut(room.as_mut_ptr().cast::<u64>(), n) };
+    keys.sort_unstable();
+    for (slot, &k) in moves.as_mut_slice().iter_mut().zip(keys.iter()) {
         *slot = Move::from_raw(k as u16);
     }
 }

@@ -68,8 +68,10 @@ impl<'a> AccumulatorStack<'a> {
 /// The accumulators of the positions along a search path, indexed by ply and computed only
 /// when a position is evaluated (many nodes take their evaluation from the hash table or are
 /// cut before it). Writing a new position at a ply marks that ply stale; evaluating a ply
-/// walks back to the nearest fresh one and brings it forward move by move, or refreshes when
-/// that walk would cost more than a refresh.
+/// walks back to the nearest fresh one and brings it forward move by move, or refreshes the
+/// ply's parent when that walk would cost more than a refresh. The search keeps the root
+/// fresh ([`PlyAccumulators::refresh`] at the start of each search), so that the walk always
+/// finds a fresh ply within `ply` steps.
 pub struct PlyAccumulators {
     kernel: Kernel,
     accs: Vec<Accumulator>,
@@ -98,6 +100,12 @@ impl PlyAccumulators {
         self.fresh[ply] = false;
     }
 
+    /// Computes the accumulators of `pos`, the position at `ply`, from scratch.
+    pub fn refresh(&mut self, net: &Network, pos: &Position, ply: usize) {
+        self.accs[ply] = net.refresh_all(pos, self.kernel);
+        self.fresh[ply] = true;
+    }
+
     /// Every ply is stale (another network).
     pub fn invalidate_all(&mut self) {
         self.fresh.fill(false);
@@ -116,10 +124,13 @@ impl PlyAccumulators {
         let mut base = ply;
         while !self.fresh[base] {
             if base == 0 || ply - base >= MAX_WALK {
-                // Too far (or nothing fresh): start from a refresh of this ply itself.
-                self.accs[ply] = net.refresh_all(&path[ply], self.kernel);
-                self.fresh[ply] = true;
-                base = ply;
+                // Too far (or nothing fresh): start from a refresh of the parent, which then
+                // serves this ply's siblings too (the children of a node are mostly evaluated
+                // one after another: refreshing each of them cost 0.9% of `bench`'s
+                // instructions more than refreshing their parent once).
+                let at = ply.saturating_sub(1);
+                self.refresh(net, &path[at], at);
+                base = at;
                 break;
             }
             base -= 1;
@@ -258,9 +269,14 @@ mod tests {
         let mut accs = PlyAccumulators::new(16);
         let mut pos = Position::startpos();
         let mut evaluated = 0;
-        for _ in 0..10 {
+        for round in 0..10 {
             let mut path = vec![(pos, Move::NONE)];
-            accs.invalidate(0);
+            // The search refreshes the root before it starts; a stale root must work too.
+            if round % 2 == 0 {
+                accs.refresh(&net, &pos, 0);
+            } else {
+                accs.invalidate(0);
+            }
             // Deep enough that some evaluations look back further than MAX_WALK plies.
             lazy_walk(&mut accs, &net, &mut path, 7, &mut rng, &mut evaluated);
             let moves = legal_moves(&pos);
