@@ -24,7 +24,8 @@ use std::mem::MaybeUninit;
 pub const MAX_MOVES: usize = 320;
 
 /// A list of at most [`MAX_MOVES`] moves on the stack. Its storage is left uninitialised: a
-/// node makes one or two lists, and zeroing 640 bytes each time cost about 1.5% of a search.
+/// node makes one or two lists, and zeroing their 640 bytes took about 1.4% of the `perf`
+/// samples of `gogo bench 12`.
 #[derive(Clone)]
 pub struct MoveList {
     /// `moves[..len]` are initialised.

@@ -201,8 +201,8 @@ impl Searcher {
         self.stack[0] = *history.last().expect("a game has a position");
         // The root's accumulators, computed now: evaluations deeper in the tree walk back to
         // the nearest fresh ply, and a root left stale (the root's own evaluation often comes
-        // from the table, or is never asked for) made every such walk end in a refresh
-        // (about 12% of the search's instructions in `bench`).
+        // from the table, or is never asked for) made every such walk end in a refresh (8% of
+        // the instructions of `gogo bench`).
         match &self.net {
             Some(net) => self.accs.refresh(net, &self.stack[0], 0),
             None => self.accs.invalidate(0),
