@@ -530,6 +530,68 @@ pub fn gives_check(pos: &Position, m: Move) -> bool {
     sliders.any()
 }
 
+/// [`gives_check`] for the moves of one position, with what every move shares worked out
+/// once: the enemy king, the men whose leaving a line uncovers a check, and, per kind (on
+/// first use), the squares from which a man of that kind checks.
+pub struct CheckInfo {
+    king: Option<Square>,
+    us: Color,
+    occ: Bitboard,
+    discoverers: Bitboard,
+    squares: [Bitboard; PieceKind::COUNT],
+    known: u16,
+}
+
+impl CheckInfo {
+    pub fn new(pos: &Position) -> CheckInfo {
+        let us = pos.side_to_move();
+        let king = pos.king_square(!us);
+        CheckInfo {
+            king,
+            us,
+            occ: pos.occupied(),
+            discoverers: king.map_or(Bitboard::EMPTY, |k| pos.blockers(!us, k) & pos.pieces(us)),
+            squares: [Bitboard::EMPTY; PieceKind::COUNT],
+            known: 0,
+        }
+    }
+
+    /// Whether the legal move `m` of the position this was made for checks the enemy king.
+    /// The squares are those of the position before the move: a slider that would only see
+    /// the king through the square it leaves was checking already, which a legal position
+    /// (the enemy king not in check with us to move) rules out.
+    #[inline(always)]
+    pub fn gives_check(&mut self, pos: &Position, m: Move) -> bool {
+        let Some(tk) = self.king else {
+            return false;
+        };
+        let to = m.to();
+        let kind = if m.is_drop() {
+            m.drop_kind()
+        } else {
+            let from = m.from();
+            if self.discoverers.has(from) && !line(tk, from).has(to) {
+                return true;
+            }
+            let Some(p) = pos.piece_on(from) else {
+                return false;
+            };
+            if m.is_promotion() {
+                p.kind.promote()
+            } else {
+                p.kind
+            }
+        };
+        let k = kind.index();
+        if self.known & 1 << k == 0 {
+            // By symmetry: the squares that `kind` of the other colour sees from the king.
+            self.squares[k] = attacks(!self.us, kind, tk, self.occ);
+            self.known |= 1 << k;
+        }
+        self.squares[k].has(to)
+    }
+}
+
 /// Whether `m` is a legal move in `pos` (for moves from the hash table, killers, user input).
 pub fn is_legal(pos: &Position, m: Move) -> bool {
     // Reject encodings that name no square (the fields have room for 32).

@@ -5,7 +5,7 @@ mod common;
 use common::{RefPos, Rng};
 use gogo::movegen::{
     checks, count_legal, evasions, generate, gives_check, has_legal_move, is_legal, legal_moves,
-    quiet_checks, MoveList, DROPS, NOISY, QUIET,
+    quiet_checks, CheckInfo, MoveList, DROPS, NOISY, QUIET,
 };
 use gogo::position::Position;
 use gogo::types::Move;
@@ -104,12 +104,11 @@ fn specialised_generators_partition_the_legal_moves() {
             .map(|m| m.to_string())
             .collect();
         assert_eq!(strings(&checks(pos)), want, "checks of {pos}");
+        let mut info = CheckInfo::new(pos);
         for &m in all.iter() {
-            assert_eq!(
-                gives_check(pos, m),
-                pos.after(m).in_check(),
-                "gives_check {m} in {pos}"
-            );
+            let want = pos.after(m).in_check();
+            assert_eq!(gives_check(pos, m), want, "gives_check {m} in {pos}");
+            assert_eq!(info.gives_check(pos, m), want, "CheckInfo {m} in {pos}");
         }
     });
 }

@@ -62,7 +62,7 @@
 
 mod table;
 
-use crate::movegen::{count_legal, generate, gives_check, has_legal_move, MoveList, ALL};
+use crate::movegen::{count_legal, generate, has_legal_move, CheckInfo, MoveList, ALL};
 use crate::position::Position;
 use crate::types::{Color, Move};
 use crate::zobrist::KeyMap;
@@ -322,18 +322,23 @@ fn mate1(pos: &Position) -> (Option<Move>, u32) {
     }
     let mut list = MoveList::new();
     generate(pos, ALL, &mut list);
-    mate_in_one_of(pos, list.as_slice())
+    mate_in_one_of(pos, list.as_slice(), &mut CheckInfo::new(pos))
 }
 
 /// The first of `moves` (legal moves of `pos`, in the caller's order) that mates at once,
 /// and the number of checking moves among them up to it (all of them when none mates). The
 /// one mate-in-one test of the engine: the solver's (through [`mate_in_one`]) and the main
-/// search's at interior nodes, which already holds the node's legal moves.
+/// search's at interior nodes, which already holds the node's legal moves and shares `checks`
+/// (made for `pos`) with its move loop.
 #[inline]
-pub fn mate_in_one_of(pos: &Position, moves: &[Move]) -> (Option<Move>, u32) {
+pub fn mate_in_one_of(
+    pos: &Position,
+    moves: &[Move],
+    checks: &mut CheckInfo,
+) -> (Option<Move>, u32) {
     let mut n = 0;
     for &m in moves {
-        if gives_check(pos, m) {
+        if checks.gives_check(pos, m) {
             n += 1;
             if !has_legal_move(&pos.after(m)) {
                 return (Some(m), n);
@@ -500,8 +505,9 @@ impl Search<'_> {
         if or {
             let mut kids = Vec::new();
             let mut any_check = false;
+            let mut checks = CheckInfo::new(pos);
             for &m in list.iter() {
-                if !gives_check(pos, m) {
+                if !checks.gives_check(pos, m) {
                     continue;
                 }
                 any_check = true;
@@ -751,9 +757,10 @@ impl Search<'_> {
             let mut list = MoveList::new();
             generate(&pos, ALL, &mut list);
             // (move, child, known proof length)
+            let mut checks = CheckInfo::new(&pos);
             let mut cands: Vec<(Move, Position, u16)> = list
                 .iter()
-                .filter(|&&m| !or || gives_check(&pos, m))
+                .filter(|&&m| !or || checks.gives_check(&pos, m))
                 .map(|&m| {
                     let c = pos.after(m);
                     let known = if count_legal(&c) == 0 && c.in_check() {

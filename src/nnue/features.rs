@@ -153,54 +153,87 @@ pub enum Change {
     },
 }
 
-/// The change of perspective `p`'s features when the legal move `m` is played in `before`.
-pub fn change(before: &Position, m: Move, p: Color) -> Change {
+/// A feature before it is placed in a perspective's bucket.
+#[derive(Clone, Copy)]
+enum Man {
+    Board(Color, PieceKind, Square),
+    /// The `n`-th man of a kind in a colour's hand.
+    Hand(Color, PieceKind, u8),
+}
+
+impl Man {
+    #[inline(always)]
+    fn index(self, p: Color, bucket: usize) -> u16 {
+        match self {
+            Man::Board(c, kind, sq) => board_index(p, bucket, c, kind, sq),
+            Man::Hand(c, kind, n) => hand_index(p, bucket, c, kind, n),
+        }
+    }
+}
+
+/// The changes of both perspectives' features (indexed by colour) when the legal move `m` is
+/// played in `before`. What the move does is worked out once; each perspective only places
+/// it in its own bucket.
+pub fn changes(before: &Position, m: Move) -> [Change; 2] {
     let us = before.side_to_move();
     let them = !us;
     let to = m.to();
-    let mut add = [0u16; 2];
-    let mut sub = [0u16; 2];
-    let (mut n_add, mut n_sub) = (0, 0);
+    let placeholder = Man::Hand(us, PieceKind::Pawn, 1);
+    let mut on = [placeholder; 2];
+    let mut off = [placeholder; 2];
+    let (mut n_on, mut n_off) = (0, 0);
+    let mut king_moved = false;
     if m.is_drop() {
-        let b = bucket(before, p);
         let kind = m.drop_kind();
-        let count = before.hand(us).count(kind);
-        sub[n_sub] = hand_index(p, b, us, kind, count);
-        n_sub += 1;
-        add[n_add] = board_index(p, b, us, kind, to);
-        n_add += 1;
+        off[n_off] = Man::Hand(us, kind, before.hand(us).count(kind));
+        n_off += 1;
+        on[n_on] = Man::Board(us, kind, to);
+        n_on += 1;
     } else {
         let from = m.from();
         let piece = before.piece_on(from).expect("a legal move starts on a man");
-        if piece.kind == PieceKind::King && p == us {
-            return Change::Refresh;
-        }
-        let b = bucket(before, p);
+        king_moved = piece.kind == PieceKind::King;
         let new_kind = if m.is_promotion() {
             piece.kind.promote()
         } else {
             piece.kind
         };
-        sub[n_sub] = board_index(p, b, us, piece.kind, from);
-        n_sub += 1;
-        add[n_add] = board_index(p, b, us, new_kind, to);
-        n_add += 1;
+        off[n_off] = Man::Board(us, piece.kind, from);
+        n_off += 1;
+        on[n_on] = Man::Board(us, new_kind, to);
+        n_on += 1;
         if let Some(cap) = before.piece_on(to) {
             debug_assert_eq!(cap.color, them);
-            sub[n_sub] = board_index(p, b, them, cap.kind, to);
-            n_sub += 1;
+            off[n_off] = Man::Board(them, cap.kind, to);
+            n_off += 1;
             let hk = cap.kind.unpromote();
             let count = before.hand(us).count(hk) + 1;
-            add[n_add] = hand_index(p, b, us, hk, count.min(2));
-            n_add += 1;
+            on[n_on] = Man::Hand(us, hk, count.min(2));
+            n_on += 1;
         }
     }
-    Change::Delta {
-        add,
-        n_add,
-        sub,
-        n_sub,
+    let mut out = [Change::Refresh; 2];
+    for p in Color::BOTH {
+        if king_moved && p == us {
+            continue;
+        }
+        let b = bucket(before, p);
+        let mut add = [0u16; 2];
+        let mut sub = [0u16; 2];
+        for i in 0..n_on {
+            add[i] = on[i].index(p, b);
+        }
+        for i in 0..n_off {
+            sub[i] = off[i].index(p, b);
+        }
+        out[p.index()] = Change::Delta {
+            add,
+            n_add: n_on,
+            sub,
+            n_sub: n_off,
+        };
     }
+    out
 }
 
 #[cfg(test)]

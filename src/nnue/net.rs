@@ -433,10 +433,15 @@ impl Network {
     /// Both accumulators of `pos` from scratch.
     pub fn refresh_all(&self, pos: &Position, kernel: Kernel) -> Accumulator {
         let mut acc = Accumulator::default();
-        for p in Color::BOTH {
-            self.refresh(pos, p, &mut acc, kernel);
-        }
+        self.refresh_into(pos, &mut acc, kernel);
         acc
+    }
+
+    /// Both accumulators of `pos` from scratch, written over `acc`.
+    pub fn refresh_into(&self, pos: &Position, acc: &mut Accumulator, kernel: Kernel) {
+        for p in Color::BOTH {
+            self.refresh(pos, p, acc, kernel);
+        }
     }
 
     /// The accumulators after the legal move `m`, from those of `before` (whose position
@@ -451,9 +456,25 @@ impl Network {
         kernel: Kernel,
     ) -> Accumulator {
         let mut next = Accumulator::default();
+        self.update_into(before, m, after, acc, &mut next, kernel);
+        next
+    }
+
+    /// [`Network::update`] written over `next` (every element of it), which saves the search
+    /// an accumulator's zeroing and copy per update.
+    pub fn update_into(
+        &self,
+        before: &Position,
+        m: Move,
+        after: &Position,
+        acc: &Accumulator,
+        next: &mut Accumulator,
+        kernel: Kernel,
+    ) {
+        let changes = features::changes(before, m);
         for p in Color::BOTH {
-            match features::change(before, m, p) {
-                Change::Refresh => self.refresh(after, p, &mut next, kernel),
+            match changes[p.index()] {
+                Change::Refresh => self.refresh(after, p, next, kernel),
                 Change::Delta {
                     add,
                     n_add,
@@ -472,7 +493,6 @@ impl Network {
                 }
             }
         }
-        next
     }
 
     /// The evaluation in centipawns for the side to move of `pos` from its accumulators.

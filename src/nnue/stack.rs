@@ -104,7 +104,7 @@ impl PlyAccumulators {
 
     /// Computes the accumulators of `pos`, the position at `ply`, from scratch.
     pub fn refresh(&mut self, net: &Network, pos: &Position, ply: usize) {
-        self.accs[ply] = net.refresh_all(pos, self.kernel);
+        net.refresh_into(pos, &mut self.accs[ply], self.kernel);
         self.fresh[ply] = true;
     }
 
@@ -139,12 +139,14 @@ impl PlyAccumulators {
         }
         for i in base + 1..=ply {
             let m = move_to(i);
-            let next = if m.is_none() {
-                self.accs[i - 1]
+            // Written in place: a returned accumulator cost a zeroing and a copy.
+            let (done, rest) = self.accs.split_at_mut(i);
+            let (prev, next) = (&done[i - 1], &mut rest[0]);
+            if m.is_none() {
+                *next = *prev;
             } else {
-                net.update(&path[i - 1], m, &path[i], &self.accs[i - 1], self.kernel)
-            };
-            self.accs[i] = next;
+                net.update_into(&path[i - 1], m, &path[i], prev, next, self.kernel);
+            }
             self.fresh[i] = true;
         }
         net.evaluate(&self.accs[ply], &path[ply], self.kernel)

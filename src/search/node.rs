@@ -12,7 +12,7 @@ use super::{
 };
 use crate::bitboard::Bitboard;
 use crate::mate::mate_in_one_of;
-use crate::movegen::{self, gives_check, legal_moves, MoveList};
+use crate::movegen::{self, legal_moves, CheckInfo, MoveList};
 use crate::movepick::{self, history_bonus, history_index, is_noisy, update_history, OrderHints};
 use crate::params::*;
 use crate::position::Position;
@@ -227,7 +227,8 @@ impl Searcher {
             // Step 10: no legal move loses, in check or not.
             return -MATE + ply as i32;
         }
-        if let Some(s) = self.interior_mate_in_one(node, moves.as_slice()) {
+        let mut check_info = CheckInfo::new(&pos);
+        if let Some(s) = self.interior_mate_in_one(node, moves.as_slice(), &mut check_info) {
             return s;
         }
         self.order(&pos, &mut moves, node.tt_move, ply, true);
@@ -241,7 +242,7 @@ impl Searcher {
                 continue;
             }
             let noisy = is_noisy(&pos, m);
-            let checks = gives_check(&pos, m);
+            let checks = check_info.gives_check(&pos, m);
             // A check that captures, promotes or lands where it cannot simply be taken: never
             // pruned, and extended.
             let safe_check = checks && (noisy || Self::lands_safely(&pos, m));
@@ -330,7 +331,12 @@ impl Searcher {
     /// table (a searched node has seen its checks) and deep enough for the look to pay; at
     /// depth 1 the quiescence search's checks find such mates anyway.
     #[inline(always)]
-    fn interior_mate_in_one(&mut self, node: &Node, moves: &[Move]) -> Option<i32> {
+    fn interior_mate_in_one(
+        &mut self,
+        node: &Node,
+        moves: &[Move],
+        checks: &mut CheckInfo,
+    ) -> Option<i32> {
         if node.in_check
             || node.depth < MATE1_MIN_DEPTH
             || node.tt.is_some()
@@ -338,7 +344,7 @@ impl Searcher {
         {
             return None;
         }
-        let (Some(m), _) = mate_in_one_of(node.pos, moves) else {
+        let (Some(m), _) = mate_in_one_of(node.pos, moves, checks) else {
             return None;
         };
         let ply = node.ply;
